@@ -1,0 +1,73 @@
+"""The rt4chart exception tree. Every error the package raises on purpose derives from ``Rt4chartError``::
+
+    Rt4chartError
+    ├── ConfigError            bad option values (e.g. overlap >= window), unknown judge names
+    ├── InputError             a record or input file that cannot be audited (carries record id and field)
+    ├── JudgeError             a judge could not produce a usable verdict
+    │   └── BackendError       the LLM backend gave up (carries raw reply, attempts, usage)
+    ├── RelationError          the retromorphic relation does not hold for a trace
+    └── MissingDependencyError an optional extra is not installed (message says which pip extra)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+
+class Rt4chartError(Exception):
+    """Root of every error raised by rt4chart."""
+
+
+class ConfigError(Rt4chartError, ValueError):
+    """An option has an invalid value."""
+
+
+class InputError(Rt4chartError, ValueError):
+    """A record cannot be audited. ``record`` names the record (id or position) and ``field`` the field."""
+
+    def __init__(self, message: str, *, record: Any = None, field: Optional[str] = None) -> None:
+        self.record = record
+        self.field = field
+        where = []
+        if record is not None:
+            where.append(f"record {record!r}")
+        if field is not None:
+            where.append(f"field {field!r}")
+        super().__init__(f"{', '.join(where)}: {message}" if where else message)
+        self.reason = message
+
+
+class JudgeError(Rt4chartError):
+    """A judge failed to produce a verdict."""
+
+
+class BackendError(JudgeError):
+    """The chat backend gave up after its retries."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        raw: Optional[str] = None,
+        attempts: int = 0,
+        usage: Any = None,
+        status: Optional[int] = None,
+    ) -> None:
+        super().__init__(message)
+        self.raw = raw
+        self.attempts = attempts
+        self.usage = usage
+        self.status = status
+
+
+class RelationError(Rt4chartError):
+    """A verification trace violates the retromorphic relation (evidence not in C, or baseless with evidence)."""
+
+
+class MissingDependencyError(Rt4chartError, ImportError):
+    """An optional dependency is missing; the message names the extra to install."""
+
+    def __init__(self, package: str, extra: str) -> None:
+        super().__init__(f"{package} is not installed; install it with: pip install 'rt4chart[{extra}]'")
+        self.package = package
+        self.extra = extra

@@ -1,0 +1,173 @@
+"""Frozen value types shared by every stage of the audit (DESIGN.md "Contracts").
+
+All results are pydantic models with ``frozen=True``: they serialise to the documented JSON output record with
+``model_dump(mode="json")`` and cannot be mutated after a stage hands them on.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Label(str, Enum):
+    """Claim and answer labels (RT4CHART §2): Ent, Con, Nic, plus ``unverified`` when the judge failed."""
+
+    ENTAILED = "entailed"
+    CONTRADICTED = "contradicted"
+    BASELESS = "baseless"
+    UNVERIFIED = "unverified"
+
+    @property
+    def hallucinated(self) -> bool:
+        return self in (Label.CONTRADICTED, Label.BASELESS)
+
+    def __str__(self) -> str:  # pragma: no cover - cosmetic
+        return self.value
+
+
+Stage = Literal["local", "global"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Span(_Frozen):
+    """A half-open character interval ``[start, end)`` of some text."""
+
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+
+    @property
+    def length(self) -> int:
+        return self.end - self.start
+
+
+class Sentence(_Frozen):
+    """One sentence of a text with exact offsets: ``text[start:end] == self.text``."""
+
+    index: int
+    start: int
+    end: int
+    text: str
+
+
+class Chunk(_Frozen):
+    """A window of consecutive context sentences ``[first, last]`` (RT4CHART §3.4, W and O)."""
+
+    index: int
+    first: int
+    last: int
+    start: int
+    end: int
+    text: str
+
+    @property
+    def sentence_ids(self) -> range:
+        return range(self.first, self.last + 1)
+
+
+class Claim(_Frozen):
+    """A self-contained proposition from the answer, with a pointer to its answer sentence (RT4CHART §3.3)."""
+
+    index: int
+    text: str
+    sentence_index: int
+    answer_spans: tuple[Span, ...]
+
+
+class Judgment(_Frozen):
+    """What a judge said about one claim against one evidence text.
+
+    ``evidence`` holds verbatim quotes from the evidence text the judge read; the auditor re-anchors them in the
+    full context and drops any it cannot find (the retromorphic relation). ``raw`` keeps the model output of LLM
+    judges so every label can be traced.
+    """
+
+    label: Label
+    evidence: tuple[str, ...] = ()
+    reason: str = ""
+    score: Optional[float] = None
+    raw: Optional[str] = None
+    prompt_version: Optional[str] = None
+
+
+class Evidence(_Frozen):
+    """A context span backing a verdict: ``context[start:end] == text``, anchored to context sentence ids."""
+
+    start: int
+    end: int
+    text: str
+    sentence_ids: tuple[int, ...]
+
+
+class ClaimVerdict(_Frozen):
+    """The final verdict on one claim, with the local trace that led to it."""
+
+    index: int
+    text: str
+    sentence_index: int
+    label: Label
+    local_label: Optional[Label] = None
+    chunk_labels: tuple[Label, ...] = ()
+    focus_chunk: Optional[int] = None
+    answer_spans: tuple[Span, ...] = ()
+    evidence: tuple[Evidence, ...] = ()
+    reason: str = ""
+    score: Optional[float] = None
+    raw: Optional[str] = None
+    prompt_version: Optional[str] = None
+
+
+class Usage(_Frozen):
+    """Cost of producing a result: model calls, tokens, money and wall time."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int = 0
+    cost_usd: float = 0.0
+    seconds: float = 0.0
+
+    def __add__(self, other: "Usage") -> "Usage":
+        return Usage(
+            calls=self.calls + other.calls,
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+            cached_tokens=self.cached_tokens + other.cached_tokens,
+            cost_usd=self.cost_usd + other.cost_usd,
+            seconds=self.seconds + other.seconds,
+        )
+
+
+class RecordError(_Frozen):
+    """A problem with one input record or with auditing it; the batch goes on without it."""
+
+    field: Optional[str] = None
+    message: str
+    kind: str = "input"
+
+
+class AuditResult(_Frozen):
+    """The audit of one (context, question, answer) record: the backward program's trace T plus its joins."""
+
+    id: Optional[str | int] = None
+    label: Label
+    hallucinated: bool
+    claims: tuple[ClaimVerdict, ...]
+    spans: tuple[Span, ...] = ()
+    context: str
+    question: Optional[str] = None
+    answer: str
+    judge: str = ""
+    config: dict = Field(default_factory=dict)
+    usage: Usage = Field(default_factory=Usage)
+    routed: Optional[Literal["accepted", "verified"]] = None
+    risk: Optional[float] = None
+    errors: tuple[RecordError, ...] = ()
+
+    def to_json(self) -> dict:
+        return self.model_dump(mode="json")
