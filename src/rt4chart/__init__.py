@@ -1,0 +1,121 @@
+"""rt4chart: claim-level, evidence-grounded hallucination auditing for RAG answers.
+
+    >>> import rt4chart
+    >>> result = rt4chart.audit("The free trial lasts 14 days.", "The free trial lasts 30 days.")
+    >>> result.label.value
+    'contradicted'
+
+``audit`` runs the RT4CHART pipeline (decompose -> local -> global -> AND-join) on one record; ``Auditor`` does the
+same asynchronously for many. Judges are injected (``LexicalJudge``, the LLM judge, the trained offline judge).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Optional, Union
+
+from .audit.auditor import AuditConfig, Auditor
+from .audit.decompose import Decomposer, RuleDecomposer
+from .audit.joins import and_join, or_join
+from .audit.relation import check as check_relation
+from .errors import (
+    BackendError,
+    ConfigError,
+    InputError,
+    JudgeError,
+    MissingDependencyError,
+    RelationError,
+    Rt4chartError,
+)
+from .judges.base import Judge
+from .judges.lexical import LexicalJudge
+from .text.segment import make_chunks, split_sentences
+from .types import (
+    AuditResult,
+    Chunk,
+    Claim,
+    ClaimVerdict,
+    Evidence,
+    Judgment,
+    Label,
+    RecordError,
+    Sentence,
+    Span,
+    Usage,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AuditConfig",
+    "AuditResult",
+    "Auditor",
+    "BackendError",
+    "Chunk",
+    "Claim",
+    "ClaimVerdict",
+    "ConfigError",
+    "Decomposer",
+    "Evidence",
+    "InputError",
+    "Judge",
+    "JudgeError",
+    "Judgment",
+    "Label",
+    "LexicalJudge",
+    "MissingDependencyError",
+    "RecordError",
+    "RelationError",
+    "Rt4chartError",
+    "RuleDecomposer",
+    "Sentence",
+    "Span",
+    "Usage",
+    "__version__",
+    "and_join",
+    "audit",
+    "check_relation",
+    "make_chunks",
+    "or_join",
+    "split_sentences",
+]
+
+
+def audit(
+    context: Union[str, list[str]],
+    answer: str,
+    question: Optional[str] = None,
+    *,
+    judge: Union[str, Judge] = "auto",
+    decomposer: Optional[Decomposer] = None,
+    window: int = 25,
+    overlap: int = 10,
+    global_verification: bool = True,
+    prefilter: bool = False,
+    id: Optional[Union[str, int]] = None,
+    **judge_options: Any,
+) -> AuditResult:
+    """Audit one answer against its context (RT4CHART). Synchronous; use ``Auditor`` inside an event loop.
+
+    ``judge`` is a Judge object or a name (``auto``, ``lexical``, ``local``, ``llm``); ``judge_options`` go to
+    the named judge's factory. Raises ``InputError`` for an empty context or answer.
+    """
+    if isinstance(judge, str):
+        from .judges.registry import make_judge
+
+        judge, made_decomposer = make_judge(judge, **judge_options)
+        decomposer = decomposer or made_decomposer
+    auditor = Auditor(
+        judge=judge,
+        decomposer=decomposer,
+        window=window,
+        overlap=overlap,
+        global_verification=global_verification,
+        prefilter=prefilter,
+    )
+    record = {"id": id if id is not None else "record", "context": context, "question": question, "answer": answer}
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(auditor.audit(record))
+    raise RuntimeError("rt4chart.audit() cannot run inside an event loop; use `await Auditor(...).audit(record)`")

@@ -1,0 +1,271 @@
+"""The RT4CHART backward program B(C, Q, A) -> T as an async orchestrator (paper §3.2, Figure 2).
+
+segment C -> chunk (W, O) -> decompose A -> local verification (claim x chunk, OR-join) -> adaptive global
+verification against the full C (Table 2) -> evidence re-anchored in C (retromorphic relation) -> AND-join.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from typing import Any, AsyncIterator, Iterable, Optional, Sequence, Union
+
+from ..errors import ConfigError, InputError, JudgeError
+from ..io import validate_record
+from ..judges.base import Judge
+from ..meter import metering
+from ..text.align import anchor
+from ..text.lexical import content_words
+from ..text.segment import make_chunks, split_sentences, validate_window
+from ..types import AuditResult, Chunk, Claim, ClaimVerdict, Judgment, Label, RecordError, Sentence, Span
+from .decompose import Decomposer, RuleDecomposer
+from .joins import and_join, or_join
+from .relation import claim_violations
+
+
+@dataclass(frozen=True)
+class AuditConfig:
+    """Settings of the verification program (the paper's defaults: W=25, O=10, global verification on)."""
+
+    window: int = 25
+    overlap: int = 10
+    global_verification: bool = True
+    prefilter: bool = False
+
+    def __post_init__(self) -> None:
+        validate_window(self.window, self.overlap)
+
+
+def _failed(n: int, reason: str) -> list[Judgment]:
+    return [Judgment(label=Label.UNVERIFIED, reason=reason) for _ in range(n)]
+
+
+async def _judge_safely(judge: Judge, claims: Sequence[Claim], evidence: str, **kwargs: Any) -> list[Judgment]:
+    """Call the judge; a failed or malformed call makes its claims UNVERIFIED, never entailed."""
+    if not claims:
+        return []
+    try:
+        out = await judge.judge(claims, evidence, **kwargs)
+    except JudgeError as exc:
+        return _failed(len(claims), f"judge failed: {exc}")
+    if len(out) != len(claims):
+        return _failed(len(claims), f"judge returned {len(out)} judgments for {len(claims)} claims")
+    return list(out)
+
+
+def merge_spans(spans: Iterable[Span]) -> tuple[Span, ...]:
+    """Union of answer spans as sorted, non-overlapping, non-adjacent spans."""
+    merged: list[list[int]] = []
+    for span in sorted(spans, key=lambda s: (s.start, s.end)):
+        if merged and span.start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], span.end)
+        else:
+            merged.append([span.start, span.end])
+    return tuple(Span(start=s, end=e) for s, e in merged)
+
+
+class Auditor:
+    """Audits records with a judge and a decomposer. Reusable and safe to share across concurrent records.
+
+    >>> from rt4chart import Auditor
+    >>> from rt4chart.judges.lexical import LexicalJudge
+    >>> auditor = Auditor(judge=LexicalJudge())
+    >>> result = asyncio.run(auditor.audit({"id": 1, "context": "Paris is in France.", "answer": "Paris is in France."}))
+    >>> result.label.value
+    'entailed'
+    """
+
+    def __init__(
+        self,
+        *,
+        judge: Judge,
+        decomposer: Optional[Decomposer] = None,
+        window: int = 25,
+        overlap: int = 10,
+        global_verification: bool = True,
+        prefilter: bool = False,
+        concurrency: int = 8,
+    ) -> None:
+        if concurrency < 1:
+            raise ConfigError(f"concurrency must be >= 1, got {concurrency}")
+        self.judge = judge
+        self.decomposer = decomposer or RuleDecomposer()
+        self.config = AuditConfig(window, overlap, global_verification, prefilter)
+        self.concurrency = concurrency
+
+    # -- one record ---------------------------------------------------------------------------------------------
+    async def audit(self, record: dict, *, index: Optional[int] = None) -> AuditResult:
+        """Audit one record ``{"id", "context", "question", "answer"}``; raises ``InputError`` if it is invalid."""
+        rec = validate_record(record, index)
+        with metering() as meter:
+            started = time.perf_counter()
+            result = await self._audit(rec)
+            usage = meter.total.model_copy(update={"seconds": round(time.perf_counter() - started, 6)})
+        return result.model_copy(update={"usage": usage})
+
+    async def _audit(self, rec: dict) -> AuditResult:
+        context, answer, question = rec["context"], rec["answer"], rec["question"]
+        cfg = self.config
+        sentences = split_sentences(context)
+        chunks = make_chunks(sentences, context, cfg.window, cfg.overlap)
+        claims = await self.decomposer.decompose(answer, question=question)
+
+        chunk_judgments = await self._local(claims, chunks, question)
+        local_labels = [or_join(j[i].label for j in chunk_judgments) for i in range(len(claims))]
+        focus = [self._focus(i, local_labels[i], chunk_judgments) for i in range(len(claims))]
+
+        if cfg.global_verification and claims:
+            hints = [chunks[f].text if f is not None and local_labels[i] != Label.BASELESS else None
+                     for i, f in enumerate(focus)]
+            finals = await _judge_safely(
+                self.judge, claims, context, question=question, stage="global",
+                local_labels=local_labels, hints=hints,
+            )
+            windows = [(0, len(context))] * len(claims)
+        else:
+            finals = [chunk_judgments[f][i] if f is not None else self._baseless_local(i, chunk_judgments)
+                      for i, f in enumerate(focus)]
+            windows = [(chunks[f].start, chunks[f].end) if f is not None else (0, len(context)) for f in focus]
+
+        verdicts = [
+            self._verdict(claim, finals[i], local_labels[i], [j[i].label for j in chunk_judgments], focus[i],
+                          context, sentences, windows[i])
+            for i, claim in enumerate(claims)
+        ]
+        label = and_join(v.label for v in verdicts)
+        spans = merge_spans(s for v in verdicts if v.label.hallucinated for s in v.answer_spans)
+        config = {
+            "window": cfg.window, "overlap": cfg.overlap, "global_verification": cfg.global_verification,
+            "prefilter": cfg.prefilter, "decomposer": self.decomposer.name,
+            "sentences": len(sentences), "chunks": len(chunks),
+        }
+        if rec.get("task"):
+            config["task"] = rec["task"]
+        return AuditResult(
+            id=rec["id"], label=label, hallucinated=label.hallucinated, claims=tuple(verdicts), spans=spans,
+            context=context, question=question, answer=answer, judge=self.judge.name, config=config,
+        )
+
+    async def _local(self, claims: list[Claim], chunks: list[Chunk], question: Optional[str]) -> list[list[Judgment]]:
+        """Local verification (§3.4): every claim against every chunk; returns judgments[chunk][claim]."""
+        if not chunks:
+            return []
+        words = [content_words(c.text) for c in claims] if self.config.prefilter else None
+
+        async def one(chunk: Chunk) -> list[Judgment]:
+            if words is None:
+                return await _judge_safely(self.judge, claims, chunk.text, question=question, stage="local")
+            chunk_words = content_words(chunk.text)
+            keep = [i for i, w in enumerate(words) if w & chunk_words]
+            judged = await _judge_safely(
+                self.judge, [claims[i] for i in keep], chunk.text, question=question, stage="local"
+            )
+            out = [Judgment(label=Label.BASELESS, reason="prefilter: no content word shared with this chunk")
+                   for _ in claims]
+            for i, j in zip(keep, judged):
+                out[i] = j
+            return out
+
+        return list(await asyncio.gather(*(one(c) for c in chunks)))
+
+    @staticmethod
+    def _focus(i: int, local: Label, chunk_judgments: list[list[Judgment]]) -> Optional[int]:
+        """The chunk whose judgment decided the OR-join (first such chunk); None for a locally baseless claim."""
+        if local == Label.BASELESS:
+            return None
+        for k, judgments in enumerate(chunk_judgments):
+            if judgments[i].label == local:
+                return k
+        return None
+
+    @staticmethod
+    def _baseless_local(i: int, chunk_judgments: list[list[Judgment]]) -> Judgment:
+        reasons = [j[i].reason for j in chunk_judgments if j[i].reason]
+        return Judgment(label=Label.BASELESS, reason=reasons[0] if reasons else "no chunk supports the claim",
+                        score=max((j[i].score for j in chunk_judgments if j[i].score is not None), default=None))
+
+    @staticmethod
+    def _verdict(
+        claim: Claim, final: Judgment, local: Label, chunk_labels: list[Label], focus: Optional[int],
+        context: str, sentences: list[Sentence], window: tuple[int, int],
+    ) -> ClaimVerdict:
+        label, reason = final.label, final.reason
+        evidence: list = []
+        if label in (Label.ENTAILED, Label.CONTRADICTED):
+            evidence, missing = anchor(final.evidence, context, sentences, start=window[0], end=window[1])
+            if not evidence:
+                label = Label.UNVERIFIED
+                why = "no evidence quote was found in the context" if final.evidence else "the judge gave no evidence"
+                reason = f"{final.label.value} verdict rejected: {why}" + (f" ({reason})" if reason else "")
+            elif missing:
+                reason = (reason + "; " if reason else "") + f"{len(missing)} evidence quote(s) not found in C dropped"
+        verdict = ClaimVerdict(
+            index=claim.index, text=claim.text, sentence_index=claim.sentence_index, label=label,
+            local_label=local, chunk_labels=tuple(chunk_labels), focus_chunk=focus,
+            answer_spans=claim.answer_spans, evidence=tuple(evidence), reason=reason, score=final.score,
+            raw=final.raw, prompt_version=final.prompt_version,
+        )
+        problems = claim_violations(verdict, context, sentences)
+        if problems:  # pragma: no cover - anchor() only returns grounded spans; kept as a last line of defence
+            verdict = verdict.model_copy(update={"label": Label.UNVERIFIED, "evidence": (),
+                                                 "reason": "; ".join(problems)})
+        return verdict
+
+    # -- many records -------------------------------------------------------------------------------------------
+    async def audit_many(
+        self, records: Iterable[tuple[int, Union[dict, InputError]]]
+    ) -> AsyncIterator[tuple[int, Union[AuditResult, RecordError], Any]]:
+        """Audit ``(index, record)`` pairs concurrently; yields ``(index, result or error, id)`` as they finish.
+
+        A record that is invalid or whose audit raises yields a ``RecordError``; the others go on.
+        """
+        sem = asyncio.Semaphore(self.concurrency)
+        queue: asyncio.Queue = asyncio.Queue()
+        running: set[asyncio.Task] = set()
+
+        async def one(index: int, record: Union[dict, InputError]) -> None:
+            rid = record.get("id") if isinstance(record, dict) else None
+            try:
+                if isinstance(record, InputError):
+                    raise record
+                res: Union[AuditResult, RecordError] = await self.audit(record, index=index)
+            except InputError as exc:
+                res = RecordError(field=exc.field, message=str(exc), kind="input")
+            except Exception as exc:  # one bad record never loses the others
+                res = RecordError(message=f"{type(exc).__name__}: {exc}", kind="internal")
+            finally:
+                sem.release()
+            await queue.put((index, res, rid))
+
+        async def produce() -> int:
+            count = 0
+            for index, record in records:
+                await sem.acquire()  # at most `concurrency` records in flight; input is read lazily
+                task = asyncio.create_task(one(index, record))
+                running.add(task)
+                task.add_done_callback(running.discard)
+                count += 1
+            return count
+
+        producer = asyncio.create_task(produce())
+        received = 0
+        try:
+            while True:
+                if producer.done() and received >= producer.result():
+                    break
+                if producer.done():
+                    item = await queue.get()
+                else:
+                    getter = asyncio.ensure_future(queue.get())
+                    await asyncio.wait({getter, producer}, return_when=asyncio.FIRST_COMPLETED)
+                    if not getter.done():
+                        getter.cancel()  # the producer finished (or failed) first; re-check the loop condition
+                        continue
+                    item = getter.result()
+                received += 1
+                yield item
+        finally:
+            producer.cancel()
+            for task in list(running):
+                task.cancel()

@@ -1,0 +1,208 @@
+"""The ``rt4chart`` command line: ``audit``, ``triage``, ``diagnose``, ``eval``, ``report``, ``serve``.
+
+Subcommands other than ``audit`` live next to their code and are imported only when used, so ``rt4chart audit``
+starts fast and a missing optional extra only affects the command that needs it.
+
+Exit codes: 0 every record audited; 1 some records failed (their error records are in the output);
+2 usage or input error (bad option, unreadable input file).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Optional
+
+import click
+
+from . import __version__
+from .errors import ConfigError, InputError, MissingDependencyError, Rt4chartError
+
+EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE = 0, 1, 2
+
+_LAZY = {
+    "eval": ("rt4chart.eval.cli", "eval_group", "measure detectors on RAGTruth and other benchmarks"),
+    "triage": ("rt4chart.gate.cli", "triage_group", "RAGScope risk gate: score, route and evaluate"),
+    "diagnose": ("rt4chart.facets.cli", "diagnose", "facet-level diagnostics of why an answer failed"),
+    "report": ("rt4chart.report.cli", "report", "write a self-contained HTML report of audit results"),
+    "serve": ("rt4chart.server.cli", "serve", "run the HTTP audit service with a web page"),
+}
+
+
+class _LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *_LAZY])
+
+    def get_command(self, ctx: click.Context, name: str) -> Optional[click.Command]:
+        if name in _LAZY:
+            module, attr, help_text = _LAZY[name]
+            try:
+                return getattr(importlib.import_module(module), attr)
+            except (ImportError, AttributeError) as exc:
+                return _unavailable(name, help_text, exc)
+        return super().get_command(ctx, name)
+
+
+def _unavailable(name: str, help_text: str, exc: Exception) -> click.Command:
+    @click.command(name=name, help=f"{help_text} (unavailable: {exc})",
+                   context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+    def _cmd() -> None:
+        raise click.UsageError(f"`rt4chart {name}` is not available in this installation: {exc}")
+
+    return _cmd
+
+
+@click.group(cls=_LazyGroup)
+@click.version_option(__version__, prog_name="rt4chart")
+def main() -> None:
+    """Claim-level, evidence-grounded hallucination auditing for RAG answers."""
+
+
+def judge_options(f: Any) -> Any:
+    """Options that choose and configure a judge; shared by commands that audit."""
+    opts = [
+        click.option("--judge", "judge_name", type=click.Choice(["auto", "lexical", "local", "llm"]), default="auto",
+                     show_default=True, help="auto = LLM if --base-url/--model or RT4CHART_BASE_URL is set, "
+                     "else the trained offline judge if installed, else lexical."),
+        click.option("--window", "-W", type=int, default=25, show_default=True, help="chunk size W in sentences"),
+        click.option("--overlap", "-O", type=int, default=10, show_default=True, help="chunk overlap O (< W)"),
+        click.option("--no-global", is_flag=True, help="skip global verification (local labels are final)"),
+        click.option("--prefilter", is_flag=True, help="skip chunks sharing no content word with a claim"),
+        click.option("--concurrency", type=int, default=8, show_default=True, help="records/calls in flight"),
+        click.option("--base-url", envvar="RT4CHART_BASE_URL", default=None, help="OpenAI-compatible endpoint"),
+        click.option("--model", envvar="RT4CHART_MODEL", default=None, help="model name for --judge llm"),
+        click.option("--api-key", default=None, help="API key (default: $OPENAI_API_KEY)"),
+        click.option("--rpm", type=int, default=None, help="requests-per-minute limit for the LLM"),
+        click.option("--granularity", type=click.Choice(["per-claim", "batched"]), default=None,
+                     help="LLM calls per claim (paper-exact) or per chunk/answer"),
+        click.option("--decomposition", type=click.Choice(["sentence", "holistic", "rule"]), default=None,
+                     help="claim decomposition (LLM: sentence or holistic; rule = offline)"),
+        click.option("--no-cache", is_flag=True, help="do not use the LLM response cache"),
+        click.option("--price-in", type=float, default=None, help="USD per million prompt tokens"),
+        click.option("--price-out", type=float, default=None, help="USD per million completion tokens"),
+        click.option("--timeout", type=float, default=None, help="LLM request timeout in seconds"),
+        click.option("--threshold", type=float, default=None, help="decision threshold of the local judge"),
+    ]
+    for opt in reversed(opts):
+        f = opt(f)
+    return f
+
+
+def build_auditor(judge_name: str, window: int, overlap: int, no_global: bool, prefilter: bool, concurrency: int,
+                  **llm: Any) -> Any:
+    """Make an Auditor from CLI options (shared by ``audit`` and ``eval run``)."""
+    from .audit.auditor import Auditor
+    from .audit.decompose import RuleDecomposer
+    from .judges.registry import make_judge
+
+    decomposition = llm.pop("decomposition", None)
+    if llm.pop("no_cache", False):
+        llm["cache"] = False
+    llm.setdefault("concurrency", concurrency)
+    if decomposition and decomposition != "rule":
+        llm["decomposition"] = decomposition
+    judge, decomposer = make_judge(judge_name, **llm)
+    if decomposition == "rule":
+        decomposer = RuleDecomposer()
+    return Auditor(judge=judge, decomposer=decomposer, window=window, overlap=overlap,
+                   global_verification=not no_global, prefilter=prefilter, concurrency=concurrency)
+
+
+def _print_summary(summary: Any, console: Any) -> None:
+    from rich.table import Table
+
+    table = Table(title="rt4chart audit", show_header=False)
+    table.add_row("records", f"{summary.records}" + (f" (+{summary.skipped} already done)" if summary.skipped else ""))
+    ok = max(summary.ok, 1)
+    table.add_row("audited", str(summary.ok))
+    table.add_row("hallucinated", f"{summary.hallucinated} ({summary.hallucinated / ok:.1%})" if summary.ok else "0")
+    for label in ("entailed", "contradicted", "baseless", "unverified"):
+        table.add_row(f"answers {label}", str(summary.answer_labels.get(label, 0)))
+    for label in ("entailed", "contradicted", "baseless", "unverified"):
+        table.add_row(f"claims {label}", str(summary.claim_labels.get(label, 0)))
+    table.add_row("errors", str(summary.errors))
+    if summary.calls:
+        table.add_row("LLM calls", str(summary.calls))
+        table.add_row("tokens in/out", f"{summary.prompt_tokens}/{summary.completion_tokens}")
+        table.add_row("cost (USD)", f"{summary.cost_usd:.4f}")
+    table.add_row("time", f"{summary.seconds:.1f} s")
+    console.print(table)
+
+
+@main.command()
+@click.argument("input_path", metavar="INPUT", type=str)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="results JSONL (default: stdout)")
+@click.option("--resume", is_flag=True, help="skip records already in OUTPUT and append the rest")
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "csv"]), default=None,
+              help="input format (default: from the extension / content)")
+@click.option("--id-field", default="id", show_default=True)
+@click.option("--context-field", default="context", show_default=True)
+@click.option("--question-field", default="question", show_default=True)
+@click.option("--answer-field", default="answer", show_default=True)
+@click.option("--gate-accept", type=click.FloatRange(0.0, 1.0, max_open=True), default=None,
+              help="accept this fraction of lowest-risk records with the RAGScope gate, without judging them")
+@click.option("--quiet", "-q", is_flag=True, help="no progress bar or summary")
+@judge_options
+def audit(input_path: str, output: Optional[str], resume: bool, fmt: Optional[str], id_field: str,
+          context_field: str, question_field: str, answer_field: str, gate_accept: Optional[float], quiet: bool,
+          **judge_kw: Any) -> None:
+    """Audit every record of INPUT (JSONL, JSON array or CSV; - for stdin) and write one result per record.
+
+    Each record needs id, context (string or list of strings), answer, and optionally question.
+    """
+    from rich.console import Console
+
+    from .batch import run_batch
+    from .io import FieldMap, read_rows
+
+    console = Console(stderr=True)
+    if resume and not output:
+        raise click.UsageError("--resume needs -o/--output")
+    fields = FieldMap(id=id_field, context=context_field, question=question_field, answer=answer_field)
+    try:
+        auditor = build_auditor(**judge_kw)
+        rows = list(read_rows(input_path, fmt))
+    except (ConfigError, InputError, MissingDependencyError) as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        sys.exit(EXIT_USAGE)
+
+    routing = _gate_routing(rows, gate_accept, fields, console) if gate_accept is not None else None
+    summary = run_batch(rows, auditor, output, resume=resume, fields=fields, routing=routing, console=console,
+                        progress=not quiet and (console.is_terminal or os.environ.get("RT4CHART_PROGRESS") == "1"))
+    if not quiet:
+        _print_summary(summary, console)
+    sys.exit(EXIT_RECORD_ERRORS if summary.errors else EXIT_OK)
+
+
+def _gate_routing(rows: list, fraction: float, fields: Any, console: Any) -> dict[int, tuple[float, bool]]:
+    """Cascade (RAGScope routing): risk per valid row and whether it is among the lowest-risk ``fraction``."""
+    import numpy as np
+
+    from .io import validate_record
+
+    try:
+        from .gate import risk_scores  # type: ignore[attr-defined]
+    except ImportError as exc:
+        console.print(f"[red]error:[/red] --gate-accept needs the gate: {exc} (pip install 'rt4chart[gate]')")
+        sys.exit(EXIT_USAGE)
+    valid = []
+    for row in rows:
+        if row.error is None:
+            try:
+                valid.append((row.index, validate_record(row.data, row.index, fields)))
+            except InputError:
+                pass
+    if not valid:
+        return {}
+    scores = np.asarray(risk_scores([rec for _, rec in valid]), dtype=float)
+    n_accept = int(np.floor(fraction * len(valid)))
+    accepted = set(np.argsort(scores, kind="stable")[:n_accept].tolist())
+    return {index: (float(scores[i]), i in accepted) for i, (index, _) in enumerate(valid)}
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,155 @@
+"""Reading and validating input records (JSONL, JSON array, CSV; ``-`` for stdin).
+
+Reading never stops at a bad row: each row becomes either a validated record or an ``InputError`` naming the row
+and the field, and the caller writes an error record for it and goes on. Bytes are decoded with
+``surrogateescape`` so that invalid UTF-8 survives until validation, where it is reported per field.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator, Optional, Union
+
+from .errors import InputError
+
+CONTEXT_SEPARATOR = "\n\n"
+
+
+@dataclass(frozen=True)
+class FieldMap:
+    """Names of the input fields (``--id-field`` and friends)."""
+
+    id: str = "id"
+    context: str = "context"
+    question: str = "question"
+    answer: str = "answer"
+    task: str = "task"
+
+
+@dataclass(frozen=True)
+class Row:
+    """One input row: its position, and either a raw mapping or the error that stopped parsing it."""
+
+    index: int
+    data: Optional[dict]
+    error: Optional[InputError] = None
+
+
+def _has_bad_utf8(s: str) -> bool:
+    return any("\udc80" <= ch <= "\udcff" or "\ud800" <= ch <= "\udbff" for ch in s)
+
+
+def _check_text(value: Any, *, record: Any, field: str, required: bool) -> Optional[str]:
+    if value is None:
+        if required:
+            raise InputError("is missing", record=record, field=field)
+        return None
+    if not isinstance(value, str):
+        raise InputError(f"must be a string, got {type(value).__name__}", record=record, field=field)
+    if _has_bad_utf8(value):
+        raise InputError("is not valid UTF-8", record=record, field=field)
+    if required and not value.strip():
+        raise InputError("is empty", record=record, field=field)
+    return value
+
+
+def validate_record(raw: Any, index: Optional[int] = None, fields: FieldMap = FieldMap()) -> dict:
+    """Check one raw record and return ``{"id", "context", "question", "answer", "task"}``.
+
+    ``context`` may be a string or a list of strings (joined with a blank line). Raises ``InputError`` naming the
+    record (its id, or its position when the id is unusable) and the offending field.
+    """
+    where = f"#{index}" if index is not None else None
+    if not isinstance(raw, dict):
+        raise InputError(f"must be a JSON object, got {type(raw).__name__}", record=where)
+    rid = raw.get(fields.id)
+    if rid is None:
+        raise InputError("is missing", record=where, field=fields.id)
+    if isinstance(rid, bool) or not isinstance(rid, (str, int)):
+        raise InputError(f"must be a string or an integer, got {type(rid).__name__}", record=where, field=fields.id)
+    if isinstance(rid, str) and (not rid.strip() or _has_bad_utf8(rid)):
+        raise InputError("is empty or not valid UTF-8", record=where, field=fields.id)
+    ctx = raw.get(fields.context)
+    if isinstance(ctx, list):
+        for i, part in enumerate(ctx):
+            _check_text(part, record=rid, field=f"{fields.context}[{i}]", required=False)
+            if part is None:
+                raise InputError("is null", record=rid, field=f"{fields.context}[{i}]")
+        ctx = CONTEXT_SEPARATOR.join(ctx)
+        if not ctx.strip():
+            raise InputError("is empty", record=rid, field=fields.context)
+    context = _check_text(ctx, record=rid, field=fields.context, required=True)
+    answer = _check_text(raw.get(fields.answer), record=rid, field=fields.answer, required=True)
+    question = _check_text(raw.get(fields.question), record=rid, field=fields.question, required=False)
+    task = _check_text(raw.get(fields.task), record=rid, field=fields.task, required=False)
+    return {"id": rid, "context": context, "question": question or None, "answer": answer, "task": task}
+
+
+def _open_bytes(path: Union[str, Path]) -> bytes:
+    if str(path) == "-":
+        return sys.stdin.buffer.read()
+    p = Path(path)
+    if not p.exists():
+        raise InputError(f"input file not found: {p}")
+    if p.is_dir():
+        raise InputError(f"input is a directory, not a file: {p}")
+    return p.read_bytes()
+
+
+def detect_format(path: Union[str, Path], text: str) -> str:
+    name = str(path).lower()
+    if name.endswith(".csv"):
+        return "csv"
+    if name.endswith(".json"):
+        return "json" if text.lstrip().startswith("[") else "jsonl"
+    if name.endswith((".jsonl", ".ndjson")):
+        return "jsonl"
+    head = text.lstrip()[:1]
+    if head == "[":
+        return "json"
+    if head == "{" or not head:
+        return "jsonl"
+    return "csv"
+
+
+def read_rows(path: Union[str, Path], fmt: Optional[str] = None) -> Iterator[Row]:
+    """Yield every input row, in order; rows that cannot be parsed carry an ``InputError`` instead of data.
+
+    A file that cannot be read at all (missing, not JSON where JSON is required) raises ``InputError``.
+    """
+    text = _open_bytes(path).decode("utf-8", errors="surrogateescape")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    fmt = fmt or detect_format(path, text)
+    if fmt == "jsonl":
+        index = 0
+        for lineno, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError as exc:
+                yield Row(index, None, InputError(f"line {lineno} is not valid JSON ({exc.msg})", record=f"#{index}"))
+            else:
+                yield Row(index, data)
+            index += 1
+    elif fmt == "json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        if not isinstance(data, list):
+            raise InputError(f"{path}: a JSON input must be an array of records")
+        for index, item in enumerate(data):
+            yield Row(index, item)
+    elif fmt == "csv":
+        reader = csv.DictReader(io.StringIO(text, newline=""))
+        for index, item in enumerate(reader):
+            yield Row(index, {k: (v if v != "" else None) for k, v in item.items() if k is not None})
+    else:
+        raise InputError(f"unknown input format {fmt!r} (use jsonl, json or csv)")

@@ -1,0 +1,59 @@
+"""Name -> judge factory table, for the CLI, the server and configuration files only.
+
+Library users inject judge objects directly; this table exists so that ``--judge NAME`` can be resolved.
+``auto`` picks the best judge available offline: the trained local judge when its model is installed, else
+the lexical judge — or the LLM judge when a model endpoint is configured.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Optional
+
+from ..audit.decompose import Decomposer
+from ..errors import ConfigError
+from .base import Judge
+
+JUDGES = ("auto", "lexical", "local", "llm")
+
+
+def local_judge_available() -> bool:
+    """True when the trained offline judge and its model files are importable."""
+    try:
+        from . import local  # noqa: F401
+    except ImportError:
+        return False
+    return bool(getattr(local, "is_available", lambda: False)())
+
+
+def make_judge(name: str = "auto", **options: Any) -> tuple[Judge, Optional[Decomposer]]:
+    """Build ``(judge, decomposer)`` for a judge name; ``decomposer`` is None when the rule decomposer applies.
+
+    Options: for ``lexical``: ``support``, ``match``; for ``local``: ``threshold``; for ``llm``: the fields of
+    ``rt4chart.judges.llm.LLMSettings`` (``base_url``, ``model``, ...).
+    """
+    if name not in JUDGES:
+        raise ConfigError(f"unknown judge {name!r}; choose one of {', '.join(JUDGES)}")
+    llm_options = {k: v for k, v in options.items() if v is not None}
+    if name == "auto":
+        if llm_options.get("base_url") or llm_options.get("model") or os.environ.get("RT4CHART_BASE_URL"):
+            name = "llm"
+        elif local_judge_available():
+            name = "local"
+        else:
+            name = "lexical"
+    if name == "lexical":
+        from .lexical import LexicalJudge
+
+        kw = {k: options[k] for k in ("support", "match") if options.get(k) is not None}
+        return LexicalJudge(**kw), None
+    if name == "local":
+        if not local_judge_available():
+            raise ConfigError("the trained local judge is not installed in this build; use --judge lexical or llm")
+        from .local import LocalJudge  # type: ignore[attr-defined]
+
+        return LocalJudge(**{k: v for k, v in options.items() if k == "threshold" and v is not None}), None
+    from .llm import LLMSettings, build_llm  # type: ignore[attr-defined]
+
+    settings = LLMSettings.from_env(**llm_options)
+    return build_llm(settings)

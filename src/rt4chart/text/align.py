@@ -1,0 +1,97 @@
+"""Re-anchor evidence quotes in the context (the retromorphic relation needs exact offsets).
+
+A judge returns evidence as quoted text. ``locate`` finds a quote in the context: first verbatim, then ignoring
+whitespace and case differences (models re-flow whitespace and change case at sentence starts), each search limited
+to a window when one is given. Nothing fuzzier: a quote that does not occur in the context is not evidence.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from typing import Optional, Sequence
+
+from ..types import Evidence, Sentence
+
+_WS = re.compile(r"\s+")
+_STRIP = " \t\n\r\"'“”‘’«»…."
+
+
+def _normalise_with_map(text: str) -> tuple[str, list[int]]:
+    """Collapse whitespace runs to one space and lower-case; return the text and a map to original offsets."""
+    out: list[str] = []
+    index: list[int] = []
+    prev_space = False
+    for i, ch in enumerate(text):
+        if ch.isspace():
+            if prev_space:
+                continue
+            out.append(" ")
+            prev_space = True
+        else:
+            out.append(ch.lower())
+            prev_space = False
+        index.append(i)
+    return "".join(out), index
+
+
+def locate(quote: str, context: str, *, start: int = 0, end: Optional[int] = None) -> Optional[tuple[int, int]]:
+    """Return ``(s, e)`` with ``context[s:e]`` equal to ``quote`` up to whitespace/case, searched in [start, end)."""
+    end = len(context) if end is None else end
+    q = quote.strip(_STRIP) if len(quote.strip(_STRIP)) >= 3 else quote.strip()
+    if not q:
+        return None
+    pos = context.find(q, start, end)
+    if pos >= 0:
+        return pos, pos + len(q)
+    window = context[start:end]
+    norm, index = _normalise_with_map(window)
+    nq = _WS.sub(" ", q).lower()
+    pos = norm.find(nq)
+    if pos < 0:
+        return None
+    s = start + index[pos]
+    e = start + index[pos + len(nq) - 1] + 1
+    return s, e
+
+
+def sentence_ids(sentences: Sequence[Sentence], s: int, e: int) -> tuple[int, ...]:
+    """Ids of the sentences overlapping ``[s, e)`` (sentences sorted by offset)."""
+    starts = [x.start for x in sentences]
+    i = max(bisect.bisect_right(starts, s) - 1, 0)
+    ids = []
+    while i < len(sentences) and sentences[i].start < e:
+        if sentences[i].end > s:
+            ids.append(sentences[i].index)
+        i += 1
+    return tuple(ids)
+
+
+def anchor(
+    quotes: Sequence[str],
+    context: str,
+    sentences: Sequence[Sentence],
+    *,
+    start: int = 0,
+    end: Optional[int] = None,
+) -> tuple[list[Evidence], list[str]]:
+    """Anchor quotes to context spans; return (evidence found, quotes not found). Duplicates are dropped."""
+    found: list[Evidence] = []
+    missing: list[str] = []
+    seen: set[tuple[int, int]] = set()
+    for quote in quotes:
+        hit = locate(quote, context, start=start, end=end)
+        if hit is None:
+            missing.append(quote)
+            continue
+        if hit in seen:
+            continue
+        seen.add(hit)
+        s, e = hit
+        ids = sentence_ids(sentences, s, e)
+        if not ids:
+            missing.append(quote)
+            continue
+        found.append(Evidence(start=s, end=e, text=context[s:e], sentence_ids=ids))
+    found.sort(key=lambda ev: ev.start)
+    return found, missing
