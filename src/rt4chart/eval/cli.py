@@ -1,0 +1,184 @@
+"""``rt4chart eval``: audit a benchmark (``run``) or score any predictions file (``score``) with the same code.
+
+Exit codes: 0 scored; 1 scored, but some prediction rows were bad or some records failed (listed);
+2 usage or input error (unknown dataset, data not found, predictions missing for records).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import click
+
+from rt4chart.errors import ConfigError, InputError, MissingDependencyError, Rt4chartError
+
+EXIT_OK, EXIT_PARTIAL, EXIT_USAGE = 0, 1, 2
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def _fail(console: Any, exc: Exception) -> None:
+    console.print(f"[red]error:[/red] {exc}", markup=True, highlight=False)
+    sys.exit(EXIT_USAGE)
+
+
+def dataset_options(f: Any) -> Any:
+    opts = [
+        click.option("--dataset", default="ragtruth", show_default=True,
+                     help="ragtruth, ragtruth-faithjudge, ragtruth++, halubench or jsonl"),
+        click.option("--split", default="test", show_default=True, help="train, test or all (RAGTruth)"),
+        click.option("--task", default=None, help="qa, summary or data2txt (default: all tasks)"),
+        click.option("--path", "data_path", default=None,
+                     help="data folder or file (required for ragtruth++, halubench, jsonl; default for RAGTruth: "
+                          "$RT4CHART_DATA_DIR or shared/data found above the working directory)"),
+        click.option("--limit", type=click.IntRange(min=1), default=None,
+                     help="only the first N records (source groups taken whole, tasks interleaved)"),
+        click.option("--no-baselines", is_flag=True, help="do not score the baselines in the same table"),
+        click.option("--bootstrap", "n_boot", type=click.IntRange(min=1), default=1000, show_default=True,
+                     help="group-bootstrap resamples"),
+        click.option("--seed", type=int, default=0, show_default=True, help="bootstrap seed"),
+    ]
+    for opt in reversed(opts):
+        f = opt(f)
+    return f
+
+
+def _load(dataset: str, split: str, task: Optional[str], data_path: Optional[str], limit: Optional[int]) -> list:
+    from .datasets import load_dataset
+    from .runner import limit_records
+
+    return limit_records(load_dataset(dataset, split, task=task, path=data_path), limit)
+
+
+def _thresholds(dataset: str, data_path: Optional[str], console: Any) -> Optional[dict]:
+    from .runner import train_thresholds
+
+    if dataset.lower() != "ragtruth":
+        try:
+            return train_thresholds()
+        except InputError:
+            console.print("[yellow]note:[/yellow] RAGTruth train split not found; risk baselines get no threshold")
+            return None
+    return train_thresholds(data_path)
+
+
+def _report_errors(errors: list, console: Any, what: str) -> None:
+    if not errors:
+        return
+    console.print(f"[yellow]{len(errors)} {what} skipped:[/yellow]")
+    for exc in errors[:10]:
+        console.print(f"  {exc}", markup=False, highlight=False)
+    if len(errors) > 10:
+        console.print(f"  … and {len(errors) - 10} more", markup=False)
+
+
+@click.group(name="eval")
+def eval_group() -> None:
+    """Measure detectors on RAGTruth and other benchmarks (RT4CHART §4.2 metrics, RAGScope intervals)."""
+
+
+@eval_group.command("score")
+@dataset_options
+@click.option("--predictions", "-p", "pred_path", required=True, type=click.Path(dir_okay=False),
+              help="JSONL: id, hallucinated, optional score, spans [[start,end],…], label, evidence "
+                   "(audit results are accepted too)")
+@click.option("--name", default=None, help="system name in the table (default: the file name)")
+@click.option("--allow-missing", is_flag=True, help="score only the records that have a prediction")
+@click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="folder for metrics.json and table.md")
+def score_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[str], limit: Optional[int],
+              no_baselines: bool, n_boot: int, seed: int, pred_path: str, name: Optional[str], allow_missing: bool,
+              out_dir: Optional[str]) -> None:
+    """Score a predictions file against a dataset's gold labels (answer, span, ranking, per label)."""
+    from .runner import _meta, score, write_outputs
+    from .scoring import read_predictions, render_markdown
+
+    console = _console()
+    try:
+        records = _load(dataset, split, task, data_path, limit)
+        preds, errors = read_predictions(pred_path)
+        thresholds = None if no_baselines else _thresholds(dataset, data_path, console)
+        report = score(records, preds, name=name or Path(pred_path).stem, baselines=not no_baselines,
+                       thresholds=thresholds, missing="skip" if allow_missing else "error", n_boot=n_boot,
+                       seed=seed, meta=_meta(dataset, split, task, predictions=pred_path, limit=limit))
+    except (ConfigError, InputError, MissingDependencyError) as exc:
+        _fail(console, exc)
+        return
+    report["prediction_errors"] = [str(e) for e in errors]
+    _report_errors(errors, console, "bad prediction rows")
+    title = f"{dataset} {split}" + (f" {task}" if task else "")
+    if out_dir:
+        m, t = write_outputs(report, Path(out_dir), title)
+        console.print(f"wrote {m} and {t}", highlight=False)
+    click.echo(render_markdown(report, title))
+    sys.exit(EXIT_PARTIAL if errors else EXIT_OK)
+
+
+def _judge_options(f: Any) -> Any:
+    from rt4chart.cli import judge_options
+
+    return judge_options(f)
+
+
+@eval_group.command("run")
+@dataset_options
+@click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="output folder (default: runs/eval-<dataset>-<split>[-<task>]-<judge>)")
+@click.option("--resume", is_flag=True, help="keep results already in the output folder and audit the rest")
+@click.option("--quiet", "-q", is_flag=True, help="no progress bar")
+@_judge_options
+def run_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[str], limit: Optional[int],
+            no_baselines: bool, n_boot: int, seed: int, out_dir: Optional[str], resume: bool, quiet: bool,
+            **judge_kw: Any) -> None:
+    """Audit every record of a dataset, then score it: writes results.jsonl (audit results), predictions.jsonl,
+    metrics.json and table.md in the output folder."""
+    from rt4chart.cli import build_auditor
+
+    from .runner import _meta, results_to_predictions, run, score, write_outputs
+    from .scoring import read_predictions, render_markdown
+
+    console = _console()
+    judge_name = judge_kw.get("judge_name", "auto")
+    out = Path(out_dir or f"runs/eval-{dataset}-{split}{'-' + task if task else ''}-{judge_name}")
+    try:
+        records = _load(dataset, split, task, data_path, limit)
+        auditor = build_auditor(**judge_kw)
+        thresholds = None if no_baselines else _thresholds(dataset, data_path, console)
+    except (ConfigError, InputError, MissingDependencyError) as exc:
+        _fail(console, exc)
+        return
+    if (out / "results.jsonl").exists() and not resume:
+        console.print(f"[red]error:[/red] {out / 'results.jsonl'} exists; pass --resume to continue it or "
+                      "-o for a new folder", highlight=False)
+        sys.exit(EXIT_USAGE)
+    progress = not quiet and (console.is_terminal or os.environ.get("RT4CHART_PROGRESS") == "1")
+    results, summary = run(records, auditor, out, resume=resume, progress=progress, console=console)
+    try:
+        _, errors = results_to_predictions(results, out / "predictions.jsonl")
+        preds, _ = read_predictions(out / "predictions.jsonl")
+        report = score(records, preds, name=f"rt4chart ({judge_name})", baselines=not no_baselines,
+                       thresholds=thresholds, missing="skip", n_boot=n_boot, seed=seed,
+                       meta=_meta(dataset, split, task, judge=judge_name, limit=limit,
+                                  window=judge_kw.get("window"), overlap=judge_kw.get("overlap"),
+                                  global_verification=not judge_kw.get("no_global", False)))
+    except Rt4chartError as exc:
+        _fail(console, exc)
+        return
+    report["record_errors"] = [str(e) for e in errors]
+    report["audit"] = {"seconds": round(summary.seconds, 2), "calls": summary.calls,
+                       "prompt_tokens": summary.prompt_tokens, "completion_tokens": summary.completion_tokens,
+                       "cost_usd": summary.cost_usd}
+    _report_errors(errors, console, "records that failed (not scored)")
+    title = f"{dataset} {split}" + (f" {task}" if task else "") + f", judge {judge_name}"
+    m, t = write_outputs(report, out, title)
+    console.print(f"wrote {out / 'predictions.jsonl'}, {m} and {t}", highlight=False)
+    if not quiet:
+        click.echo(render_markdown(report, title))
+    sys.exit(EXIT_PARTIAL if errors else EXIT_OK)

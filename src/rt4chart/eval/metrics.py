@@ -1,0 +1,326 @@
+"""Evaluation metrics: pure numpy functions (RT4CHART §4.2, RAGScope §II-IV).
+
+* Answer level: precision/recall/F1 with *hallucinated* as the positive class (:func:`answer_prf`).
+* Span level: micro character-overlap P/R/F1 (:func:`span_prf`). Per sample ``s`` let ``G_s``/``P_s`` be the union
+  of gold/predicted character offsets; ``TP = Σ|G_s ∩ P_s|``, ``FP = Σ|P_s \\ G_s|``, ``FN = Σ|G_s \\ P_s|``
+  (RT4CHART §4.2, following RAGTruth). The same scoring serves context-evidence grounding.
+* Ranking: :func:`auroc` and :func:`average_precision` (step-wise AP, as scikit-learn's ``average_precision_score``).
+* Uncertainty: :func:`group_bootstrap` resamples source-context groups with replacement (RAGScope §II.D) and
+  returns a percentile interval. :func:`bootstrap_weights` draws the same resamples as a count matrix so additive
+  metrics and the ranking metrics can be evaluated for all resamples at once (``*_weighted`` functions); for one
+  seed both paths see identical resamples.
+
+Conventions: a ratio with an empty denominator is 0.0 (scikit-learn's ``zero_division=0``), except the ranking
+metrics, which are NaN when only one class is present; bootstrap intervals ignore NaN resamples.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Optional, Sequence
+
+import numpy as np
+
+__all__ = [
+    "PRF",
+    "prf_from_counts",
+    "answer_prf",
+    "answer_counts",
+    "span_counts",
+    "span_prf",
+    "merge_spans",
+    "auroc",
+    "average_precision",
+    "group_indices",
+    "bootstrap_weights",
+    "group_bootstrap",
+    "percentile_interval",
+    "prf_weighted",
+    "auroc_weighted",
+    "average_precision_weighted",
+    "confusion",
+]
+
+
+@dataclass(frozen=True)
+class PRF:
+    """Precision, recall and F1 with the counts they came from."""
+
+    precision: float
+    recall: float
+    f1: float
+    tp: float
+    fp: float
+    fn: float
+
+    def as_dict(self) -> dict:
+        return {"precision": self.precision, "recall": self.recall, "f1": self.f1,
+                "tp": _num(self.tp), "fp": _num(self.fp), "fn": _num(self.fn)}
+
+
+def _num(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else float(x)
+
+
+def _ratio(num: np.ndarray | float, den: np.ndarray | float) -> np.ndarray | float:
+    num_a, den_a = np.asarray(num, dtype=float), np.asarray(den, dtype=float)
+    out = np.divide(num_a, den_a, out=np.zeros(np.broadcast(num_a, den_a).shape), where=den_a > 0)
+    return float(out) if out.ndim == 0 else out
+
+
+def prf_from_counts(tp: float, fp: float, fn: float) -> PRF:
+    """P = TP/(TP+FP), R = TP/(TP+FN), F1 = 2TP/(2TP+FP+FN); 0.0 where a denominator is empty."""
+    return PRF(
+        precision=float(_ratio(tp, tp + fp)),
+        recall=float(_ratio(tp, tp + fn)),
+        f1=float(_ratio(2 * tp, 2 * tp + fp + fn)),
+        tp=float(tp), fp=float(fp), fn=float(fn),
+    )
+
+
+def _bool_array(values: Iterable[Any], name: str) -> np.ndarray:
+    arr = np.asarray(list(values) if not isinstance(values, np.ndarray) else values)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional")
+    if arr.dtype != bool:
+        if not np.isin(arr, (0, 1)).all():
+            raise ValueError(f"{name} must hold booleans or 0/1")
+        arr = arr.astype(bool)
+    return arr
+
+
+def answer_counts(y_true: Iterable[Any], y_pred: Iterable[Any]) -> np.ndarray:
+    """Per-answer (tp, fp, fn) as an ``n × 3`` int array; positive = hallucinated."""
+    t, p = _bool_array(y_true, "y_true"), _bool_array(y_pred, "y_pred")
+    if t.shape != p.shape:
+        raise ValueError(f"y_true has {t.size} items but y_pred has {p.size}")
+    return np.stack([t & p, ~t & p, t & ~p], axis=1).astype(np.int64)
+
+
+def answer_prf(y_true: Iterable[Any], y_pred: Iterable[Any]) -> PRF:
+    """Answer-level P/R/F1 with *hallucinated* as the positive class (RT4CHART §4.2)."""
+    c = answer_counts(y_true, y_pred).sum(axis=0)
+    return prf_from_counts(*c)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Spans
+
+
+def _as_pair(span: Any) -> tuple[int, int]:
+    if isinstance(span, dict):
+        return int(span["start"]), int(span["end"])
+    if hasattr(span, "start") and hasattr(span, "end"):
+        return int(span.start), int(span.end)
+    start, end = span[0], span[1]
+    return int(start), int(end)
+
+
+def merge_spans(spans: Iterable[Any]) -> list[tuple[int, int]]:
+    """Union of half-open intervals as sorted, disjoint ``(start, end)`` pairs; empty intervals dropped.
+
+    Accepts pairs, ``{"start", "end"}`` dicts, or objects with ``start``/``end`` attributes.
+    """
+    pairs = sorted(p for p in (_as_pair(s) for s in spans) if p[1] > p[0])
+    merged: list[tuple[int, int]] = []
+    for s, e in pairs:
+        if merged and s <= merged[-1][1]:
+            if e > merged[-1][1]:
+                merged[-1] = (merged[-1][0], e)
+        else:
+            merged.append((s, e))
+    return merged
+
+
+def _overlap(a: list[tuple[int, int]], b: list[tuple[int, int]]) -> int:
+    """Total length of the intersection of two sorted disjoint interval lists (two-pointer sweep)."""
+    i = j = total = 0
+    while i < len(a) and j < len(b):
+        lo, hi = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+        if hi > lo:
+            total += hi - lo
+        if a[i][1] < b[j][1]:
+            i += 1
+        else:
+            j += 1
+    return total
+
+
+def span_counts(gold_spans_per_record: Sequence[Iterable[Any]],
+                pred_spans_per_record: Sequence[Iterable[Any]]) -> np.ndarray:
+    """Per-sample character (tp, fp, fn) as an ``n × 3`` int array (RT4CHART §4.2)."""
+    if len(gold_spans_per_record) != len(pred_spans_per_record):
+        raise ValueError(f"{len(gold_spans_per_record)} gold span lists but {len(pred_spans_per_record)} predicted")
+    out = np.zeros((len(gold_spans_per_record), 3), dtype=np.int64)
+    for k, (gold, pred) in enumerate(zip(gold_spans_per_record, pred_spans_per_record)):
+        g, p = merge_spans(gold or ()), merge_spans(pred or ())
+        inter = _overlap(g, p)
+        out[k] = (inter, sum(e - s for s, e in p) - inter, sum(e - s for s, e in g) - inter)
+    return out
+
+
+def span_prf(gold_spans_per_record: Sequence[Iterable[Any]], pred_spans_per_record: Sequence[Iterable[Any]]) -> PRF:
+    """Micro character-overlap P/R/F1: TP/FP/FN summed over samples, then the ratios (RT4CHART §4.2)."""
+    return prf_from_counts(*span_counts(gold_spans_per_record, pred_spans_per_record).sum(axis=0))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Ranking
+
+
+def _ranking_inputs(y_true: Iterable[Any], scores: Iterable[Any]) -> tuple[np.ndarray, np.ndarray]:
+    y = _bool_array(y_true, "y_true")
+    s = np.asarray(list(scores) if not isinstance(scores, np.ndarray) else scores, dtype=float)
+    if s.shape != y.shape:
+        raise ValueError(f"y_true has {y.size} items but scores has {s.size}")
+    if not np.isfinite(s).all():
+        raise ValueError("scores must be finite")
+    return y, s
+
+
+def auroc(y_true: Iterable[Any], scores: Iterable[Any]) -> float:
+    """Area under the ROC curve (Mann-Whitney, ties count one half); NaN with a single class."""
+    y, s = _ranking_inputs(y_true, scores)
+    return float(auroc_weighted(y, s, np.ones((1, y.size)))[0])
+
+
+def average_precision(y_true: Iterable[Any], scores: Iterable[Any]) -> float:
+    """Average precision ``Σ (R_k − R_{k−1}) P_k`` over distinct thresholds (no interpolation); NaN without
+    positives. Equals scikit-learn's ``average_precision_score``."""
+    y, s = _ranking_inputs(y_true, scores)
+    return float(average_precision_weighted(y, s, np.ones((1, y.size)))[0])
+
+
+def _distinct_blocks(s_sorted: np.ndarray) -> np.ndarray:
+    """Start indices of runs of equal values in a sorted array."""
+    if s_sorted.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    return np.flatnonzero(np.r_[True, s_sorted[1:] != s_sorted[:-1]])
+
+
+def auroc_weighted(y_true: np.ndarray, scores: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """AUROC for each row of ``weights`` (``B × n`` sample weights, e.g. bootstrap counts)."""
+    y, s = np.asarray(y_true, dtype=bool), np.asarray(scores, dtype=float)
+    w = np.atleast_2d(np.asarray(weights, dtype=float))
+    order = np.argsort(s, kind="mergesort")
+    starts = _distinct_blocks(s[order])
+    wo, yo = w[:, order], y[order]
+    if starts.size == 0:
+        return np.full(w.shape[0], np.nan)
+    pos = np.add.reduceat(wo * yo, starts, axis=1)
+    neg = np.add.reduceat(wo * ~yo, starts, axis=1)
+    neg_below = np.cumsum(neg, axis=1) - neg
+    num = (pos * (neg_below + 0.5 * neg)).sum(axis=1)
+    den = pos.sum(axis=1) * neg.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+
+
+def average_precision_weighted(y_true: np.ndarray, scores: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Average precision for each row of ``weights`` (``B × n``)."""
+    y, s = np.asarray(y_true, dtype=bool), np.asarray(scores, dtype=float)
+    w = np.atleast_2d(np.asarray(weights, dtype=float))
+    order = np.argsort(-s, kind="mergesort")
+    starts = _distinct_blocks(s[order])
+    if starts.size == 0:
+        return np.full(w.shape[0], np.nan)
+    wo, yo = w[:, order], y[order]
+    tps = np.cumsum(np.add.reduceat(wo * yo, starts, axis=1), axis=1)
+    fps = np.cumsum(np.add.reduceat(wo * ~yo, starts, axis=1), axis=1)
+    total_pos = tps[:, -1:]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        precision = np.where(tps + fps > 0, tps / np.where(tps + fps > 0, tps + fps, 1.0), 0.0)
+        recall = tps / np.where(total_pos > 0, total_pos, 1.0)
+    d_recall = np.diff(recall, axis=1, prepend=0.0)
+    ap = (d_recall * precision).sum(axis=1)
+    return np.where(total_pos[:, 0] > 0, ap, np.nan)
+
+
+def prf_weighted(counts: np.ndarray, weights: np.ndarray) -> dict[str, np.ndarray]:
+    """P/R/F1 for each row of ``weights`` (``B × n``) from per-sample (tp, fp, fn) ``counts`` (``n × 3``)."""
+    tot = np.atleast_2d(np.asarray(weights, dtype=float)) @ np.asarray(counts, dtype=float)
+    tp, fp, fn = tot[:, 0], tot[:, 1], tot[:, 2]
+    return {
+        "precision": np.asarray(_ratio(tp, tp + fp)),
+        "recall": np.asarray(_ratio(tp, tp + fn)),
+        "f1": np.asarray(_ratio(2 * tp, 2 * tp + fp + fn)),
+    }
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Group bootstrap (RAGScope §II.D: resample source-context groups, not answers)
+
+
+def group_indices(groups: Sequence[Any]) -> tuple[np.ndarray, int]:
+    """Dense group ids ``0..G-1`` (first-appearance order) and the number of groups G."""
+    ids: dict[Any, int] = {}
+    dense = np.fromiter((ids.setdefault(g, len(ids)) for g in groups), dtype=np.int64, count=len(groups))
+    return dense, len(ids)
+
+
+def bootstrap_weights(groups: Sequence[Any], n: int = 1000, seed: int = 0) -> np.ndarray:
+    """``n × len(groups)`` resample counts: each row draws G groups with replacement (numpy PCG64, ``seed``) and
+    gives every record the number of times its group was drawn."""
+    if n < 1:
+        raise ValueError("n must be at least 1")
+    dense, n_groups = group_indices(groups)
+    if n_groups == 0:
+        return np.zeros((n, 0))
+    rng = np.random.default_rng(seed)
+    draws = rng.integers(0, n_groups, size=(n, n_groups))
+    group_counts = np.zeros((n, n_groups), dtype=np.float64)
+    np.add.at(group_counts, (np.arange(n)[:, None], draws), 1.0)
+    return group_counts[:, dense]
+
+
+def percentile_interval(values: np.ndarray, confidence: float = 0.95) -> tuple[float, float]:
+    """Percentile interval of bootstrap values, ignoring NaN; (nan, nan) when every value is NaN."""
+    v = np.asarray(values, dtype=float)
+    v = v[~np.isnan(v)]
+    if v.size == 0:
+        return (float("nan"), float("nan"))
+    alpha = (1.0 - confidence) / 2.0
+    lo, hi = np.percentile(v, [100 * alpha, 100 * (1 - alpha)])
+    return (float(lo), float(hi))
+
+
+def group_bootstrap(
+    metric_fn: Callable[[np.ndarray], float],
+    groups: Sequence[Any],
+    n: int = 1000,
+    seed: int = 0,
+    confidence: float = 0.95,
+) -> tuple[float, float]:
+    """Percentile interval of ``metric_fn(indices)`` over ``n`` resamples of source-context groups.
+
+    ``metric_fn`` receives the record indices of one resample (a record appears as often as its group was drawn)
+    and returns a number; NaN results are ignored. The resamples are the rows of :func:`bootstrap_weights` for the
+    same seed, so this generic path and the vectorised ``*_weighted`` path agree exactly.
+    """
+    weights = bootstrap_weights(groups, n=n, seed=seed).astype(np.int64)
+    base = np.arange(weights.shape[1])
+    values = np.array([metric_fn(np.repeat(base, row)) for row in weights], dtype=float)
+    return percentile_interval(values, confidence)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Label analysis
+
+
+def confusion(gold: Sequence[str], pred: Sequence[str], gold_classes: Optional[Sequence[str]] = None,
+              pred_classes: Optional[Sequence[str]] = None) -> dict[str, dict[str, int]]:
+    """Confusion table ``{gold: {pred: count}}`` with fixed row/column order (classes seen are appended)."""
+    if len(gold) != len(pred):
+        raise ValueError(f"{len(gold)} gold labels but {len(pred)} predicted")
+    rows = list(gold_classes or [])
+    cols = list(pred_classes or [])
+    for g in gold:
+        if g not in rows:
+            rows.append(g)
+    for p in pred:
+        if p not in cols:
+            cols.append(p)
+    table = {r: {c: 0 for c in cols} for r in rows}
+    for g, p in zip(gold, pred):
+        table[g][p] += 1
+    return table
