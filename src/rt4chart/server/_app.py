@@ -1,0 +1,236 @@
+"""The FastAPI application: ``POST /v1/audit``, ``POST /v1/triage``, ``GET /v1/info``, ``GET /healthz`` and a web
+page at ``/``. The judge is built once at startup (lifespan) and shared by all requests."""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import importlib
+import inspect
+import logging
+import platform
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator, Callable, Optional, Union
+
+from fastapi import Depends, FastAPI, Request
+from fastapi.responses import HTMLResponse, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from .. import __version__
+from ..errors import InputError, MissingDependencyError, Rt4chartError
+from ..types import AuditResult, RecordError
+from . import _errors
+from ._errors import ApiError
+from ._limits import BodySizeLimit
+from ._models import (AuditBatchResult, AuditBody, AuditRecord, ErrorBody, Health, SafeJSONResponse,
+                      TriageRequest, TriageResult)
+from ._page import web_page
+from ._settings import ServerSettings
+
+log = logging.getLogger("rt4chart.server")
+
+_ERRORS = {status: {"model": ErrorBody, "description": text} for status, text in {
+    401: "missing or wrong bearer token", 413: "body or batch too large", 422: "invalid JSON or record",
+    500: "internal error", 503: "not ready, or the gate is not installed", 504: "audit timed out",
+}.items()}
+
+
+def _versions() -> dict:
+    out = {"rt4chart": __version__, "python": platform.python_version()}
+    for mod in ("fastapi", "starlette", "pydantic", "uvicorn"):
+        try:
+            out[mod] = importlib.import_module(mod).__version__
+        except (ImportError, AttributeError):
+            out[mod] = None
+    return out
+
+
+def _model_name(judge: Any) -> Optional[str]:
+    for holder in (judge, getattr(judge, "settings", None), getattr(judge, "backend", None)):
+        model = getattr(holder, "model", None)
+        if isinstance(model, str):
+            return model
+    return None
+
+
+def build_auditor(settings: ServerSettings) -> Any:
+    """The auditor for ``settings.judge`` (raises ``ConfigError`` for an unknown or unavailable judge)."""
+    from ..audit.auditor import Auditor
+    from ..judges.registry import make_judge
+
+    judge, decomposer = make_judge(settings.judge)
+    return Auditor(judge=judge, decomposer=decomposer, window=settings.window, overlap=settings.overlap,
+                   global_verification=settings.global_verification, concurrency=settings.concurrency)
+
+
+async def _close(obj: Any) -> None:
+    for name in ("aclose", "close"):
+        fn = getattr(obj, name, None)
+        if callable(fn):
+            res = fn()
+            if inspect.isawaitable(res):
+                await res
+            return
+
+
+def _gate() -> Callable[[list], Any]:
+    """``rt4chart.gate.risk_scores``, or a 503 naming what is missing."""
+    try:
+        gate = importlib.import_module("rt4chart.gate")
+    except ImportError as exc:
+        raise ApiError(503, f"the RAGScope gate is not installed: {exc}; pip install 'rt4chart[gate]'",
+                       kind="gate_unavailable") from exc
+    fn = getattr(gate, "risk_scores", None)
+    if not callable(fn):
+        raise ApiError(503, "the RAGScope gate is not installed in this build (rt4chart.gate.risk_scores missing)",
+                       kind="gate_unavailable")
+    return fn
+
+
+def create_app(
+    settings: Optional[ServerSettings] = None, *, auditor: Any = None, owns_auditor: Optional[bool] = None
+) -> FastAPI:
+    """Build the app. ``auditor`` (anything with ``async audit(record, index=...)``) replaces the one built from
+    ``settings.judge`` at startup; tests and embedders pass their own. The judge is closed at shutdown when the
+    app owns it (by default: when it built it)."""
+    settings = settings or ServerSettings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        owned = auditor is None if owns_auditor is None else owns_auditor
+        app.state.auditor = build_auditor(settings) if auditor is None else auditor
+        judge = getattr(app.state.auditor, "judge", None)
+        log.info("rt4chart server ready: judge=%s model=%s", getattr(judge, "name", "?"), _model_name(judge))
+        try:
+            yield
+        finally:
+            if owned and judge is not None:
+                await _close(judge)
+            app.state.auditor = None
+
+    app = FastAPI(
+        title="rt4chart", version=__version__, lifespan=lifespan, default_response_class=SafeJSONResponse,
+        description="Claim-level, evidence-grounded hallucination auditing of RAG answers (RT4CHART).",
+    )
+    app.state.auditor = None
+    app.state.settings = settings
+    _errors.install(app)
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+
+    bearer = HTTPBearer(auto_error=False, description="set with RT4CHART_API_TOKEN when the server starts")
+
+    async def authorize(creds: Optional[HTTPAuthorizationCredentials] = Depends(bearer)) -> None:
+        if settings.token is None:
+            return
+        if creds is None or not hmac.compare_digest(creds.credentials.encode(), settings.token.encode()):
+            raise ApiError(401, "missing or wrong bearer token", headers={"WWW-Authenticate": "Bearer"})
+
+    guarded = [Depends(authorize)] if settings.token is not None else []
+
+    def current_auditor(request: Request) -> Any:
+        aud = request.app.state.auditor
+        if aud is None:
+            raise ApiError(503, "the server is starting or shutting down", kind="not_ready")
+        return aud
+
+    async def run_audit(aud: Any, record: dict, index: int) -> Any:
+        try:
+            return await asyncio.wait_for(aud.audit(record, index=index), timeout=settings.timeout_s)
+        except asyncio.TimeoutError as exc:
+            raise ApiError(504, f"audit of record {record.get('id')!r} took longer than {settings.timeout_s} s") from exc
+
+    def as_input(rec: AuditRecord, index: int) -> dict:
+        data = rec.model_dump()
+        if data["id"] is None:
+            data["id"] = index
+        return data
+
+    @app.get("/healthz", response_model=Health, tags=["service"])
+    async def healthz(request: Request) -> Response:
+        """Liveness and readiness: 200 once the judge is built."""
+        if request.app.state.auditor is None:
+            raise ApiError(503, "the server is starting or shutting down", kind="not_ready")
+        return SafeJSONResponse({"status": "ok"})
+
+    @app.get("/v1/info", dependencies=guarded, responses=_ERRORS, tags=["service"])
+    async def info(request: Request) -> dict:
+        """The judge, its model, the audit configuration, limits and versions."""
+        aud = current_auditor(request)
+        judge = getattr(aud, "judge", None)
+        config = getattr(aud, "config", None)
+        decomposer = getattr(aud, "decomposer", None)
+        try:
+            _gate()
+            gate = True
+        except ApiError:
+            gate = False
+        return {
+            "judge": getattr(judge, "name", None), "model": _model_name(judge),
+            "decomposer": getattr(decomposer, "name", None),
+            "config": {k: getattr(config, k) for k in ("window", "overlap", "global_verification")
+                       if hasattr(config, k)},
+            "limits": {"max_body_bytes": settings.max_body_bytes, "max_records": settings.max_records,
+                       "timeout_s": settings.timeout_s},
+            "auth": settings.token is not None, "gate": gate, "versions": _versions(),
+        }
+
+    @app.post("/v1/audit", dependencies=guarded, response_model=Union[AuditResult, AuditBatchResult], responses=_ERRORS,
+              tags=["audit"])
+    async def audit(request: Request, body: AuditBody) -> Response:
+        """Audit one record (answer claims labelled and linked to context evidence), or a batch
+        ``{"records": [...]}``. A bad single record is a 422; in a batch it becomes that entry's error."""
+        aud = current_auditor(request)
+        body = body.root
+        if isinstance(body, AuditRecord):
+            result = await run_audit(aud, as_input(body, 0), 0)
+            return SafeJSONResponse(result.to_json())
+        if len(body.records) > settings.max_records:
+            raise ApiError(413, f"{len(body.records)} records in one request; the limit is {settings.max_records}",
+                           kind="too_many_records", field="records")
+        records = [as_input(r, i) for i, r in enumerate(body.records)]
+        sem = asyncio.Semaphore(settings.concurrency)
+
+        async def one(i: int, rec: dict) -> dict:
+            async with sem:
+                try:
+                    return (await run_audit(aud, rec, i)).to_json()
+                except InputError as exc:
+                    err = RecordError(field=exc.field, message=str(exc), kind="input")
+                except ApiError as exc:
+                    err = RecordError(message=exc.message, kind=exc.kind)
+                except Rt4chartError as exc:
+                    log.exception("audit of record %r failed", rec.get("id"))
+                    err = RecordError(message=f"{type(exc).__name__}: {exc}", kind="internal")
+                return {"id": rec["id"], "index": i, "error": err.model_dump(mode="json")}
+
+        results = await asyncio.gather(*(one(i, r) for i, r in enumerate(records)))
+        return SafeJSONResponse({"results": list(results)})
+
+    @app.post("/v1/triage", dependencies=guarded, response_model=TriageResult, responses=_ERRORS, tags=["audit"])
+    async def triage(request: Request, body: TriageRequest) -> Response:
+        """Hallucination risk of each record from the RAGScope gate (cheap; no judge call)."""
+        if len(body.records) > settings.max_records:
+            raise ApiError(413, f"{len(body.records)} records in one request; the limit is {settings.max_records}",
+                           kind="too_many_records", field="records")
+        from ..io import validate_record
+
+        records = []
+        for i, r in enumerate(body.records):
+            try:
+                records.append(validate_record(as_input(r, i), i))
+            except InputError as exc:
+                raise ApiError(422, str(exc), kind="input", field=f"records[{i}].{exc.field}") from exc
+        risk_scores = _gate()
+        try:
+            scores = await asyncio.to_thread(risk_scores, records)
+        except MissingDependencyError as exc:
+            raise ApiError(503, str(exc), kind="gate_unavailable") from exc
+        return SafeJSONResponse({"results": [{"id": r["id"], "risk": float(s)} for r, s in zip(records, scores)]})
+
+    page = web_page(auth=settings.token is not None)
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def index() -> HTMLResponse:
+        return HTMLResponse(page)
+
+    return app

@@ -1,0 +1,102 @@
+"""Structured JSON errors: every failure answers ``{"error": {"status", "kind", "message", "field", "details"}}``."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Optional
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ..errors import InputError, MissingDependencyError, Rt4chartError
+
+log = logging.getLogger("rt4chart.server")
+
+_KINDS = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
+          413: "payload_too_large", 415: "unsupported_media_type", 422: "validation", 500: "internal",
+          503: "unavailable", 504: "timeout"}
+
+
+class ApiError(Exception):
+    """An error answered as structured JSON with ``status``."""
+
+    def __init__(self, status: int, message: str, *, kind: Optional[str] = None, field: Optional[str] = None,
+                 details: Optional[list] = None, headers: Optional[dict] = None) -> None:
+        super().__init__(message)
+        self.status, self.message = status, message
+        self.kind = kind or _KINDS.get(status, "error")
+        self.field, self.details, self.headers = field, details, headers
+
+
+def error_body(status: int, message: str, *, kind: Optional[str] = None, field: Optional[str] = None,
+               details: Optional[list] = None) -> dict:
+    err: dict[str, Any] = {"status": status, "kind": kind or _KINDS.get(status, "error"), "message": message,
+                           "field": field}
+    if details:
+        err["details"] = details
+    return {"error": err}
+
+
+def error_response(exc: ApiError) -> JSONResponse:
+    return JSONResponse(error_body(exc.status, exc.message, kind=exc.kind, field=exc.field, details=exc.details),
+                        status_code=exc.status, headers=exc.headers)
+
+
+def _loc(loc: Any) -> str:
+    parts = [str(p) for p in loc]
+    if parts[:1] == ["body"]:
+        parts = parts[2:] if parts[1:2] in (["record"], ["batch"]) else parts[1:]  # drop the union's tag
+    out = ""
+    for p in parts:
+        out += f"[{p}]" if p.isdigit() else (f".{p}" if out else p)
+    return out
+
+
+def _validation(exc: RequestValidationError) -> ApiError:
+    errors = exc.errors()
+    if any(e.get("type") == "json_invalid" for e in errors):
+        e = next(e for e in errors if e.get("type") == "json_invalid")
+        msg = (e.get("ctx") or {}).get("error", "invalid JSON")
+        return ApiError(422, f"request body is not valid JSON: {msg}", kind="bad_json")
+    details = [{"field": _loc(e.get("loc", ())), "message": str(e.get("msg", "")), "type": str(e.get("type", ""))}
+               for e in errors[:20]]
+    first = details[0] if details else {"field": None, "message": "invalid request"}
+    where = f"{first['field']}: " if first["field"] else ""
+    return ApiError(422, f"invalid request: {where}{first['message']}", field=first["field"] or None,
+                    details=details)
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers that turn every error into the structured JSON body."""
+
+    @app.exception_handler(ApiError)
+    async def _api(request: Request, exc: ApiError) -> JSONResponse:
+        return error_response(exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return error_response(_validation(exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return error_response(ApiError(exc.status_code, str(exc.detail), headers=getattr(exc, "headers", None)))
+
+    @app.exception_handler(InputError)
+    async def _input(request: Request, exc: InputError) -> JSONResponse:
+        return error_response(ApiError(422, str(exc), kind="input", field=exc.field))
+
+    @app.exception_handler(MissingDependencyError)
+    async def _missing(request: Request, exc: MissingDependencyError) -> JSONResponse:
+        return error_response(ApiError(503, str(exc)))
+
+    @app.exception_handler(Rt4chartError)
+    async def _ours(request: Request, exc: Rt4chartError) -> JSONResponse:
+        log.exception("audit failed")
+        return error_response(ApiError(500, f"{type(exc).__name__}: {exc}"))
+
+    @app.exception_handler(Exception)
+    async def _crash(request: Request, exc: Exception) -> JSONResponse:
+        # Starlette logs the traceback and re-raises after this response; the client gets no internals.
+        return error_response(ApiError(500, f"internal error ({type(exc).__name__})"))

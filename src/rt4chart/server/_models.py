@@ -1,0 +1,106 @@
+"""Request and response bodies of the HTTP API (they also make the OpenAPI schema)."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Optional, Union
+
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, RootModel, StrictInt, Tag
+
+from ..types import AuditResult, RecordError
+
+
+class AuditRecord(BaseModel):
+    """One record to audit. ``context`` may be a list of passages (joined with a blank line). Unknown keys are
+    ignored. Without ``id`` the record's position (0 for a single record) is used."""
+
+    model_config = ConfigDict(extra="ignore", json_schema_extra={"examples": [{
+        "id": "paper-figure-1",
+        "context": "The free trial lasts 14 days from the date of activation.",
+        "question": "How long does the free trial last?",
+        "answer": "The free trial lasts 30 days.",
+    }]})
+
+    id: Optional[Union[StrictInt, str]] = None
+    context: Union[str, list[str]]
+    question: Optional[str] = None
+    answer: str
+    task: Optional[str] = None
+
+
+class AuditBatch(BaseModel):
+    """Several records in one request; each is audited independently and a bad one does not fail the others."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    records: list[AuditRecord] = Field(min_length=1)
+
+
+def _shape(value: Any) -> str:
+    return "batch" if isinstance(value, dict) and "records" in value else "record"
+
+
+class AuditBody(RootModel[Annotated[
+    Union[Annotated[AuditRecord, Tag("record")], Annotated[AuditBatch, Tag("batch")]], Discriminator(_shape)
+]]):
+    """The body of ``POST /v1/audit``: a record, or ``{"records": [...]}`` (chosen by the ``records`` key)."""
+
+
+class RecordFailure(BaseModel):
+    """A batch entry that could not be audited: its position, id and error."""
+
+    id: Optional[Union[int, str]] = None
+    index: int
+    error: RecordError
+
+
+class AuditBatchResult(BaseModel):
+    """Results in request order: an audit result or a failure per record."""
+
+    results: list[Union[AuditResult, RecordFailure]]
+
+
+class TriageRequest(BaseModel):
+    """Records to score with the RAGScope gate (no judge is called)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    records: list[AuditRecord] = Field(min_length=1)
+
+
+class TriageScore(BaseModel):
+    id: Optional[Union[int, str]] = None
+    risk: float
+
+
+class TriageResult(BaseModel):
+    """Hallucination risk per record, in request order (higher = more likely hallucinated)."""
+
+    results: list[TriageScore]
+
+
+class ErrorDetail(BaseModel):
+    status: int
+    kind: str
+    message: str
+    field: Optional[str] = None
+    details: Optional[list[dict[str, Any]]] = None
+
+
+class ErrorBody(BaseModel):
+    """Every error response has this shape."""
+
+    error: ErrorDetail
+
+
+class Health(BaseModel):
+    status: str
+
+
+class SafeJSONResponse(JSONResponse):
+    """JSON that never fails to encode: a lone surrogate in echoed text is written as its ``\\uXXXX`` escape."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode(
+            "utf-8", "backslashreplace")
