@@ -149,6 +149,7 @@ async def run_batch_async(
         fh = sys.stdout
 
     order: list[int] = []
+    ids: dict[int, Any] = {}
     pending: dict[int, dict] = {}
     next_pos = 0
 
@@ -158,6 +159,7 @@ async def run_batch_async(
                 summary.skipped += 1
                 continue
             order.append(index)
+            ids[index] = rid
             route = routing.get(index) if routing is not None else None
             if route is not None and route[1] and isinstance(rec, dict):
                 result = accepted_result(rec, route[0])
@@ -183,7 +185,7 @@ async def run_batch_async(
     try:
         async for index, item, rid in auditor.audit_many(todo()):
             if isinstance(item, RecordError):
-                line = error_line(index, rid, item)
+                line = error_line(index, ids.get(index, rid), item)
             else:
                 line = item.to_json()
                 line["index"] = index

@@ -111,6 +111,34 @@ def build_auditor(judge_name: str, window: int, overlap: int, no_global: bool, p
                    global_verification=not no_global, prefilter=prefilter, concurrency=concurrency)
 
 
+_STYLE = {"entailed": "green", "contradicted": "red", "baseless": "yellow", "unverified": "magenta"}
+
+
+def _print_records(path: Path, console: Any) -> None:
+    """A readable digest of a small run: each answer's label and its non-entailed claims with their reasons."""
+    import json
+
+    from rich.markup import escape
+
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        rec = json.loads(line)
+        if "error" in rec:
+            console.print(f"[bold]{escape(str(rec.get('id')))}[/bold]  [red]error[/red] {escape(rec['error']['message'])}")
+            continue
+        label = rec["label"]
+        console.print(f"[bold]{escape(str(rec['id']))}[/bold]  [{_STYLE[label]}]{label}[/{_STYLE[label]}]"
+                      f"  ({len(rec['claims'])} claims)")
+        for c in rec["claims"]:
+            style = _STYLE[c["label"]]
+            mark = "✓" if c["label"] == "entailed" else "✗"
+            console.print(f"   [{style}]{mark} {c['label']:<12}[/{style}] {escape(c['text'][:90])}")
+            if c["label"] != "entailed" and c.get("reason"):
+                console.print(f"     [dim]{escape(c['reason'][:110])}[/dim]")
+            for ev in c["evidence"][:1]:
+                console.print(f"     [dim]evidence (sentence {', '.join(map(str, ev['sentence_ids']))}):[/dim] "
+                              f"{escape(ev['text'][:100])}")
+
+
 def _print_summary(summary: Any, console: Any) -> None:
     from rich.table import Table
 
@@ -174,6 +202,8 @@ def audit(input_path: str, output: Optional[str], resume: bool, fmt: Optional[st
     summary = run_batch(rows, auditor, output, resume=resume, fields=fields, routing=routing, console=console,
                         progress=not quiet and (console.is_terminal or os.environ.get("RT4CHART_PROGRESS") == "1"))
     if not quiet:
+        if output and 0 < summary.records <= 20:
+            _print_records(Path(output), console)
         _print_summary(summary, console)
     sys.exit(EXIT_RECORD_ERRORS if summary.errors else EXIT_OK)
 

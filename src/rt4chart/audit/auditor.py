@@ -7,6 +7,7 @@ verification against the full C (Table 2) -> evidence re-anchored in C (retromor
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from dataclasses import dataclass
 from typing import Any, AsyncIterator, Iterable, Optional, Sequence, Union
@@ -54,11 +55,19 @@ async def _judge_safely(judge: Judge, claims: Sequence[Claim], evidence: str, **
     return list(out)
 
 
-def merge_spans(spans: Iterable[Span]) -> tuple[Span, ...]:
-    """Union of answer spans as sorted, non-overlapping, non-adjacent spans."""
+_JOINABLE_GAP = re.compile(r"[\s,;:]*(?:(?:and|but|or|while|whereas|although|though)[\s,;:]*)?", re.IGNORECASE)
+
+
+def merge_spans(spans: Iterable[Span], text: Optional[str] = None) -> tuple[Span, ...]:
+    """Union of answer spans as sorted, non-overlapping spans.
+
+    With ``text``, spans separated only by whitespace, punctuation or one conjunction ("... users and
+    verification ...") are joined too, so two flagged clauses of one sentence read as one span.
+    """
     merged: list[list[int]] = []
     for span in sorted(spans, key=lambda s: (s.start, s.end)):
-        if merged and span.start <= merged[-1][1]:
+        if merged and (span.start <= merged[-1][1] or (
+                text is not None and _JOINABLE_GAP.fullmatch(text[merged[-1][1]:span.start]))):
             merged[-1][1] = max(merged[-1][1], span.end)
         else:
             merged.append([span.start, span.end])
@@ -134,7 +143,7 @@ class Auditor:
             for i, claim in enumerate(claims)
         ]
         label = and_join(v.label for v in verdicts)
-        spans = merge_spans(s for v in verdicts if v.label.hallucinated for s in v.answer_spans)
+        spans = merge_spans((s for v in verdicts if v.label.hallucinated for s in v.answer_spans), answer)
         config = {
             "window": cfg.window, "overlap": cfg.overlap, "global_verification": cfg.global_verification,
             "prefilter": cfg.prefilter, "decomposer": self.decomposer.name,

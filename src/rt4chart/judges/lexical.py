@@ -20,7 +20,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Optional, Sequence
 
-from ..text.lexical import capitalised_names, content_words, has_negation, numbers, stem
+from ..text.lexical import capitalised_names, content_word_map, content_words, has_negation, numbers, stem
 from ..text.segment import split_sentences
 from ..types import Claim, Judgment, Label, Stage
 
@@ -80,7 +80,8 @@ class LexicalJudge:
         return [self.judge_one(c.text, evidence, question=question) for c in claims]
 
     def judge_one(self, claim: str, evidence: str, *, question: Optional[str] = None) -> Judgment:
-        words = content_words(claim)
+        surface = content_word_map(claim)
+        words = set(surface)
         if question:
             # words the claim merely repeats from the question are not evidence of support by themselves
             qwords = content_words(question)
@@ -150,7 +151,7 @@ class LexicalJudge:
                 reason=f"{coverage:.0%} of the claim's content words occur in the evidence sentence(s)",
                 score=round(1.0 - coverage, 4),
             )
-        uncovered = sorted(words - covered)[:8]
+        uncovered = sorted(surface[w] for w in words - covered)[:8]
         return Judgment(
             label=Label.BASELESS,
             reason=f"only {coverage:.0%} of the content words are supported; missing: {', '.join(uncovered)}",

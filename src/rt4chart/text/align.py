@@ -36,23 +36,23 @@ def _normalise_with_map(text: str) -> tuple[str, list[int]]:
 
 
 def locate(quote: str, context: str, *, start: int = 0, end: Optional[int] = None) -> Optional[tuple[int, int]]:
-    """Return ``(s, e)`` with ``context[s:e]`` equal to ``quote`` up to whitespace/case, searched in [start, end)."""
+    """Return ``(s, e)`` with ``context[s:e]`` equal to ``quote`` up to whitespace/case, searched in [start, end).
+
+    The quote is tried as given, then without surrounding quotation marks, ellipses and final full stops.
+    """
     end = len(context) if end is None else end
-    q = quote.strip(_STRIP) if len(quote.strip(_STRIP)) >= 3 else quote.strip()
-    if not q:
-        return None
-    pos = context.find(q, start, end)
-    if pos >= 0:
-        return pos, pos + len(q)
-    window = context[start:end]
-    norm, index = _normalise_with_map(window)
-    nq = _WS.sub(" ", q).lower()
-    pos = norm.find(nq)
-    if pos < 0:
-        return None
-    s = start + index[pos]
-    e = start + index[pos + len(nq) - 1] + 1
-    return s, e
+    candidates = [q for q in dict.fromkeys((quote.strip(), quote.strip(_STRIP))) if len(q) >= 2]
+    for q in candidates:
+        pos = context.find(q, start, end)
+        if pos >= 0:
+            return pos, pos + len(q)
+    norm, index = _normalise_with_map(context[start:end])
+    for q in candidates:
+        nq = _WS.sub(" ", q).lower()
+        pos = norm.find(nq)
+        if pos >= 0:
+            return start + index[pos], start + index[pos + len(nq) - 1] + 1
+    return None
 
 
 def sentence_ids(sentences: Sequence[Sentence], s: int, e: int) -> tuple[int, ...]:

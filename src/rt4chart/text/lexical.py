@@ -55,14 +55,19 @@ def tokens(text: str) -> list[str]:
     return [t.lower().replace("’", "'").replace(",", "") for t in _TOKEN.findall(text)]
 
 
-def content_words(text: str) -> set[str]:
-    """Stemmed non-stop-word tokens; number words are mapped to digits."""
-    out = set()
+def content_word_map(text: str) -> dict[str, str]:
+    """Stemmed non-stop-word tokens mapped to the first surface form they came from."""
+    out: dict[str, str] = {}
     for tok in tokens(text):
         if tok in STOPWORDS or len(tok) < 2 and not tok.isdigit():
             continue
-        out.add(_NUMBER_WORDS.get(tok, stem(tok)))
+        out.setdefault(_NUMBER_WORDS.get(tok, stem(tok)), tok)
     return out
+
+
+def content_words(text: str) -> set[str]:
+    """Stemmed non-stop-word tokens; number words are mapped to digits."""
+    return set(content_word_map(text))
 
 
 def numbers(text: str) -> set[str]:

@@ -2,11 +2,12 @@
 
 Segmentation is layered so that it stays accurate and linear in the text length:
 
-1. lines: every non-blank line is its own unit, so bullet lists, headings and table rows never merge;
-2. a line longer than ``_PYSBD_MAX`` characters is first cut with blingfire (a fast finite-state splitter), and the
-   pieces are grouped into runs of at most ``_PYSBD_MAX`` characters, because pysbd's cost grows faster than
-   linearly with its input;
-3. pysbd (rule-based, handles abbreviations such as "Dr." and "U.S." and decimals such as "3.5") splits each unit.
+1. lines: every non-blank line is its own unit, so bullet lists, headings and table rows never merge (a hard-wrapped
+   line, one that does not end a clause followed by one starting in lower case, is joined to the next);
+2. blingfire (a fast finite-state splitter) cuts each line into sentence candidates;
+3. a candidate that may hide a boundary (a full stop followed by a capital, as in "The U.K. is big. Mr. Lee...")
+   is re-split with pysbd, which is rule-based and precise with abbreviations ("Dr.", "U.S.", "e.g.") and decimals
+   but slow, so it only sees those few candidates.
 
 Offsets are recovered by searching each sentence forward from a cursor, so ``text[s.start:s.end] == s.text`` holds
 by construction; leading and trailing whitespace is never part of a sentence.
@@ -16,13 +17,13 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Iterator
+from typing import Iterator, Optional
 
 from ..errors import ConfigError
 from ..types import Chunk, Sentence
 
-_PYSBD_MAX = 1500
 _LINE = re.compile(r"[^\n]+")
+_MAYBE_BOUNDARY = re.compile(r"[.!?][\"'”’)\]]*\s+[\"'“‘(\[]?[A-Z0-9]")
 
 
 @lru_cache(maxsize=1)
@@ -32,52 +33,53 @@ def _pysbd():
     return pysbd.Segmenter(language="en", clean=False)
 
 
-def _pieces_long_line(line: str) -> Iterator[tuple[int, int]]:
-    """Cut a long line into runs of whole blingfire sentences of at most ``_PYSBD_MAX`` characters."""
-    import blingfire
+def _lines(text: str) -> Iterator[tuple[int, int]]:
+    """Non-blank lines, with hard-wrapped lines re-joined: a line that does not end a clause, followed by a line
+    that starts in lower case, continues the same paragraph."""
+    cur: Optional[list[int]] = None
+    for m in _LINE.finditer(text):
+        start, end = m.start(), m.end()
+        body = text[start:end].strip()
+        if not body:
+            continue
+        if cur is not None:
+            prev = text[cur[0]:cur[1]].rstrip()
+            if prev[-1] not in ".!?:;" and body[0].islower() and text[cur[1]:start].count("\n") == 1:
+                cur[1] = end
+                continue
+            yield cur[0], cur[1]
+        cur = [start, end]
+    if cur is not None:
+        yield cur[0], cur[1]
 
-    _, offsets = blingfire.text_to_sentences_and_offsets(line)
-    run_start = run_end = None
-    for s, e in offsets:
-        if run_start is None:
-            run_start, run_end = s, e
-        elif e - run_start > _PYSBD_MAX:
-            yield run_start, run_end
-            run_start, run_end = s, e
-        else:
-            run_end = e
-    if run_start is not None:
-        yield run_start, run_end
+
+def _flat(s: str) -> str:
+    # joined hard-wrapped lines: the splitters would cut at "\n", so they see spaces (same length, same offsets)
+    return s.replace("\n", " ").replace("\r", " ")
 
 
 def _units(text: str) -> Iterator[tuple[int, int]]:
-    for m in _LINE.finditer(text):
-        start, end = m.start(), m.end()
-        if not text[start:end].strip():
-            continue
-        if end - start <= _PYSBD_MAX:
-            yield start, end
-        else:
-            for s, e in _pieces_long_line(text[start:end]):
-                yield start + s, start + e
+    """Sentence candidates from blingfire, line by line (offsets into ``text``)."""
+    import blingfire
+
+    for start, end in _lines(text):
+        _, offsets = blingfire.text_to_sentences_and_offsets(_flat(text[start:end]))
+        for s, e in offsets:
+            yield start + s, start + e
 
 
 def _split_unit(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
-    unit = text[start:end]
+    """Trim a candidate; re-split it with pysbd when it may hide a boundary."""
+    unit = _flat(text[start:end])
+    pieces = _pysbd().segment(unit) if _MAYBE_BOUNDARY.search(unit) else [unit]
     cursor = 0
-    pieces = _pysbd().segment(unit) if len(unit.strip()) > 1 else [unit]
     for piece in pieces:
         body = piece.strip()
         if not body:
             continue
         pos = unit.find(body, cursor)
         if pos < 0:
-            # pysbd altered the text (it should not with clean=False); keep the rest of the unit as one sentence
-            rest = unit[cursor:]
-            lead = len(rest) - len(rest.lstrip())
-            if rest.strip():
-                yield start + cursor + lead, start + cursor + lead + len(rest.strip())
-            return
+            break  # pysbd altered the text (it should not with clean=False): keep the rest as one sentence
         yield start + pos, start + pos + len(body)
         cursor = pos + len(body)
     tail = unit[cursor:]

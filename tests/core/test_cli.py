@@ -1,0 +1,159 @@
+"""`rt4chart audit` end to end: outputs, bad rows, exit codes, resume after SIGKILL."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rt4chart.audit.relation import violations
+from rt4chart.cli import main
+from rt4chart.types import AuditResult
+
+ROOT = Path(__file__).parents[2]
+RECORDS = ROOT / "examples" / "records.jsonl"
+
+
+def _lines(path):
+    return [json.loads(x) for x in Path(path).read_text().splitlines()]
+
+
+def _run(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def test_audit_examples_contract(tmp_path):
+    out = tmp_path / "out.jsonl"
+    res = _run("audit", str(RECORDS), "-o", str(out), "--judge", "lexical")
+    assert res.exit_code == 0, res.output
+    inputs = _lines(RECORDS)
+    results = _lines(out)
+    assert [r["id"] for r in results] == [r["id"] for r in inputs]
+    for r in results:
+        ctx, ans = r["context"], r["answer"]
+        assert r["label"] in {"entailed", "contradicted", "baseless", "unverified"}
+        for c in r["claims"]:
+            assert c["label"] in {"entailed", "contradicted", "baseless", "unverified"}
+            for sp in c["answer_spans"]:
+                assert 0 <= sp["start"] < sp["end"] <= len(ans) and ans[sp["start"]:sp["end"]].strip()
+            for ev in c["evidence"]:
+                assert ctx[ev["start"]:ev["end"]] == ev["text"]
+            if c["label"] == "baseless":
+                assert c["evidence"] == []
+        r.pop("index")
+        assert violations(AuditResult.model_validate(r)) == []
+
+
+def _mixed(tmp_path):
+    good = _lines(RECORDS)[:4]
+    rows = [json.dumps(r) for r in good]
+    rows += [json.dumps({**good[0], "id": "g5"}), json.dumps({**good[1], "id": "g6"}),
+             json.dumps({**good[2], "id": "g7"})]
+    rows.insert(2, json.dumps({"id": "no-answer", "context": "Some context."}))          # missing field
+    rows.insert(5, '{"id": "broken", "context": ')                                         # invalid JSON
+    rows.append(json.dumps({**good[0]}))                                                    # duplicate id
+    path = tmp_path / "mixed.jsonl"
+    path.write_bytes("\n".join(rows).encode() + b"\n")
+    return path
+
+
+def test_bad_rows_are_reported_and_the_rest_goes_on(tmp_path):
+    path, out = _mixed(tmp_path), tmp_path / "out.jsonl"
+    res = _run("audit", str(path), "-o", str(out), "-q")
+    assert res.exit_code == 1
+    lines = _lines(out)
+    assert len(lines) == 10
+    errors = [x for x in lines if "error" in x]
+    assert len(errors) == 3 and len(lines) - len(errors) == 7
+    by_id = {e["id"]: e["error"] for e in errors}
+    assert by_id["no-answer"]["field"] == "answer"
+    assert "duplicate id" in by_id["paper-figure-1"]["message"]
+    assert "not valid JSON" in by_id[None]["message"]
+    assert [x["index"] for x in lines] == list(range(10))
+
+
+@pytest.mark.parametrize("record,field", [
+    ({"context": "c", "answer": "a"}, "id"),
+    ({"id": 1.5, "context": "c", "answer": "a"}, "id"),
+    ({"id": True, "context": "c", "answer": "a"}, "id"),
+    ({"id": 1, "context": 5, "answer": "a"}, "context"),
+    ({"id": 1, "context": "", "answer": "a"}, "context"),
+    ({"id": 1, "context": ["ok", 3], "answer": "a"}, "context[1]"),
+    ({"id": 1, "context": "c", "answer": "  "}, "answer"),
+    ({"id": 1, "context": "c", "answer": "a", "question": ["q"]}, "question"),
+])
+def test_each_bad_field_is_named(tmp_path, record, field):
+    path = tmp_path / "in.jsonl"
+    path.write_text(json.dumps(record) + "\n" + json.dumps({"id": "ok", "context": "The sky is blue.", "answer": "The sky is blue."}))
+    out = tmp_path / "out.jsonl"
+    assert _run("audit", str(path), "-o", str(out), "-q").exit_code == 1
+    bad, ok = _lines(out)
+    assert bad["error"]["field"] == field
+    assert ok["label"] == "entailed"
+
+
+def test_invalid_utf8_is_a_record_error(tmp_path):
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(b'{"id": "u", "context": "caf\xe9 au lait", "answer": "ok"}\n'
+                     b'{"id": "v", "context": "Tea.", "answer": "Tea."}\n')
+    out = tmp_path / "out.jsonl"
+    assert _run("audit", str(path), "-o", str(out), "-q").exit_code == 1
+    bad, ok = _lines(out)
+    assert bad["error"]["field"] == "context" and "UTF-8" in bad["error"]["message"]
+    assert ok["id"] == "v"
+
+
+def test_csv_json_stdin_and_field_mapping(tmp_path):
+    csv_path = tmp_path / "in.csv"
+    csv_path.write_text('doc_id,passage,query,response\n1,"The sky is blue.",,"The sky is blue."\n')
+    res = _run("audit", str(csv_path), "--id-field", "doc_id", "--context-field", "passage",
+               "--question-field", "query", "--answer-field", "response", "-q")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout.splitlines()[0])["label"] == "entailed"
+    arr = tmp_path / "in.json"
+    arr.write_text(json.dumps([{"id": 1, "context": "A cat.", "answer": "A dog barked loudly."}]))
+    res = _run("audit", str(arr), "-q")
+    assert json.loads(res.stdout)["label"] == "baseless"
+    res = _run("audit", "-", "-q", input=json.dumps({"id": 2, "context": "A cat.", "answer": "A cat."}))
+    assert json.loads(res.stdout)["id"] == 2
+
+
+def test_usage_errors_exit_2(tmp_path):
+    assert _run("audit", str(tmp_path / "missing.jsonl"), "-q").exit_code == 2
+    assert _run("audit", str(RECORDS), "-W", "5", "-O", "5", "-q").exit_code == 2
+    bad = tmp_path / "bad.json"
+    bad.write_text("[1, 2")
+    assert _run("audit", str(bad), "-q").exit_code == 2
+    assert _run("audit", str(RECORDS), "--resume", "-q").exit_code == 2
+
+
+def test_resume_after_sigkill(tmp_path):
+    n = 400
+    src = tmp_path / "many.jsonl"
+    with src.open("w") as fh:
+        for i in range(n):
+            ctx = " ".join(f"Item {j} of record {i} weighs {j * 3} kilograms." for j in range(40))
+            fh.write(json.dumps({"id": f"r{i}", "context": ctx, "answer": f"Item 3 of record {i} weighs 9 kilograms."})
+                     + "\n")
+    out = tmp_path / "out.jsonl"
+    cmd = [sys.executable, "-m", "rt4chart.cli", "audit", str(src), "-o", str(out), "-q", "--judge", "lexical"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while time.time() < deadline and (not out.exists() or out.stat().st_size < 20_000):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    partial = out.read_bytes().count(b"\n")
+    assert 0 < partial < n, "the kill should land mid-run"
+    with out.open("ab") as fh:  # simulate a torn write as well
+        fh.write(b'{"id": "r-torn", "lab')
+    res = subprocess.run(cmd + ["--resume"], capture_output=True)
+    assert res.returncode == 0, res.stderr
+    ids = [json.loads(x)["id"] for x in out.read_text().splitlines()]
+    assert sorted(ids) == sorted(f"r{i}" for i in range(n))
+    assert ids == [f"r{i}" for i in range(n)]  # input order, exactly once each
