@@ -25,7 +25,7 @@ def _console() -> Any:
 
 
 def _fail(console: Any, exc: Exception) -> None:
-    console.print(f"[red]error:[/red] {exc}", markup=True, highlight=False)
+    console.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
     sys.exit(EXIT_USAGE)
 
 
@@ -74,7 +74,7 @@ def _report_errors(errors: list, console: Any, what: str) -> None:
         return
     console.print(f"[yellow]{len(errors)} {what} skipped:[/yellow]")
     for exc in errors[:10]:
-        console.print(f"  {exc}", markup=False, highlight=False)
+        console.print(f"  {exc}", markup=False, highlight=False, soft_wrap=True)
     if len(errors) > 10:
         console.print(f"  … and {len(errors) - 10} more", markup=False)
 
@@ -116,7 +116,7 @@ def score_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional
     title = f"{dataset} {split}" + (f" {task}" if task else "")
     if out_dir:
         m, t = write_outputs(report, Path(out_dir), title)
-        console.print(f"wrote {m} and {t}", highlight=False)
+        console.print(f"wrote {m} and {t}", highlight=False, soft_wrap=True)
     click.echo(render_markdown(report, title))
     sys.exit(EXIT_PARTIAL if errors else EXIT_OK)
 
@@ -156,7 +156,7 @@ def run_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[s
         return
     if (out / "results.jsonl").exists() and not resume:
         console.print(f"[red]error:[/red] {out / 'results.jsonl'} exists; pass --resume to continue it or "
-                      "-o for a new folder", highlight=False)
+                      "-o for a new folder", highlight=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)
     progress = not quiet and (console.is_terminal or os.environ.get("RT4CHART_PROGRESS") == "1")
     results, summary = run(records, auditor, out, resume=resume, progress=progress, console=console)
@@ -178,7 +178,7 @@ def run_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[s
     _report_errors(errors, console, "records that failed (not scored)")
     title = f"{dataset} {split}" + (f" {task}" if task else "") + f", judge {judge_name}"
     m, t = write_outputs(report, out, title)
-    console.print(f"wrote {out / 'predictions.jsonl'}, {m} and {t}", highlight=False)
+    console.print(f"wrote {out / 'predictions.jsonl'}, {m} and {t}", highlight=False, soft_wrap=True)
     if not quiet:
         click.echo(render_markdown(report, title))
     sys.exit(EXIT_PARTIAL if errors else EXIT_OK)

@@ -10,8 +10,9 @@
   metrics and the ranking metrics can be evaluated for all resamples at once (``*_weighted`` functions); for one
   seed both paths see identical resamples.
 
-Conventions: a ratio with an empty denominator is 0.0 (scikit-learn's ``zero_division=0``), except the ranking
-metrics, which are NaN when only one class is present; bootstrap intervals ignore NaN resamples.
+Conventions: a point estimate with an empty denominator is 0.0 (scikit-learn's ``zero_division=0``); the ranking
+metrics are NaN when only one class is present; in bootstrap resamples an undefined ratio is NaN and the
+intervals ignore NaN resamples.
 """
 
 from __future__ import annotations
@@ -237,13 +238,22 @@ def average_precision_weighted(y_true: np.ndarray, scores: np.ndarray, weights: 
 
 
 def prf_weighted(counts: np.ndarray, weights: np.ndarray) -> dict[str, np.ndarray]:
-    """P/R/F1 for each row of ``weights`` (``B × n``) from per-sample (tp, fp, fn) ``counts`` (``n × 3``)."""
-    tot = np.atleast_2d(np.asarray(weights, dtype=float)) @ np.asarray(counts, dtype=float)
+    """P/R/F1 for each row of ``weights`` (``B × n``) from per-sample (tp, fp, fn) ``counts`` (``n × 3``).
+
+    Unlike :func:`prf_from_counts`, a ratio with an empty denominator is NaN here: a resample without predicted
+    (or gold) positives says nothing about precision (recall), so the interval ignores it.
+    """
+    tot = np.atleast_2d(np.asarray(weights, dtype=float)) @ np.asarray(counts, dtype=float).reshape(-1, 3)
     tp, fp, fn = tot[:, 0], tot[:, 1], tot[:, 2]
+
+    def nan_ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+
     return {
-        "precision": np.asarray(_ratio(tp, tp + fp)),
-        "recall": np.asarray(_ratio(tp, tp + fn)),
-        "f1": np.asarray(_ratio(2 * tp, 2 * tp + fp + fn)),
+        "precision": nan_ratio(tp, tp + fp),
+        "recall": nan_ratio(tp, tp + fn),
+        "f1": nan_ratio(2 * tp, 2 * tp + fp + fn),
     }
 
 

@@ -406,6 +406,15 @@ def render_markdown(report: Mapping[str, Any], title: Optional[str] = None) -> s
             cells += [_fmt(sr[k]["recall"]) if k in sr else "—" for k in ("contradicted", "baseless")]
             lines.append(f"| {n} | " + " | ".join(cells) + " |")
         lines.append("")
+    for n, lab in label_rows:
+        conf_table = lab["confusion"]
+        cols = next(iter(conf_table.values())).keys() if conf_table else ()
+        if not set(cols) & {"contradicted", "baseless"}:
+            continue  # no predicted labels: nothing to confuse
+        lines += [f"**Gold answer type × predicted label**, {n}", "",
+                  "| gold \\ predicted | " + " | ".join(cols) + " |", "|---|" + "---|" * len(cols)]
+        lines += [f"| {g} | " + " | ".join(str(row[c]) for c in cols) + " |" for g, row in conf_table.items()]
+        lines.append("")
     for n, s in systems.items():
         if s.get("grounding"):
             g = s["grounding"]
