@@ -17,7 +17,7 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from .. import __version__
-from ..errors import InputError, MissingDependencyError, Rt4chartError
+from ..errors import InputError, MissingDependencyError
 from ..types import AuditResult, RecordError
 from . import _errors
 from ._errors import ApiError
@@ -112,7 +112,7 @@ def create_app(
         title="rt4chart", version=__version__, lifespan=lifespan, default_response_class=SafeJSONResponse,
         description="Claim-level, evidence-grounded hallucination auditing of RAG answers (RT4CHART).",
     )
-    app.state.auditor = None
+    app.state.auditor = auditor  # an injected auditor serves at once, even where the lifespan does not run
     app.state.settings = settings
     _errors.install(app)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
@@ -198,7 +198,7 @@ def create_app(
                     err = RecordError(field=exc.field, message=str(exc), kind="input")
                 except ApiError as exc:
                     err = RecordError(message=exc.message, kind=exc.kind)
-                except Rt4chartError as exc:
+                except Exception as exc:  # one bad record never loses the others (as in Auditor.audit_many)
                     log.exception("audit of record %r failed", rec.get("id"))
                     err = RecordError(message=f"{type(exc).__name__}: {exc}", kind="internal")
                 return {"id": rec["id"], "index": i, "error": err.model_dump(mode="json")}

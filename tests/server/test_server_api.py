@@ -1,0 +1,275 @@
+"""Every route and every error of the HTTP service, through FastAPI's TestClient (lifespan included)."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import types
+
+import pytest
+from server_helpers import FakeAuditor, paper_record
+
+from rt4chart.errors import ConfigError, JudgeError
+from rt4chart.server import ServerSettings
+from rt4chart.types import AuditResult
+
+
+def _error(resp, status: int, kind: str) -> dict:
+    assert resp.status_code == status, resp.text
+    body = resp.json()
+    assert set(body) == {"error"}
+    assert body["error"]["status"] == status and body["error"]["kind"] == kind
+    assert isinstance(body["error"]["message"], str) and body["error"]["message"]
+    return body["error"]
+
+
+# -- service routes ---------------------------------------------------------------------------------------------
+def test_healthz_and_info_report_the_judge_built_at_startup(make_client):
+    client = make_client()
+    assert client.get("/healthz").json() == {"status": "ok"}
+    info = client.get("/v1/info").json()
+    assert info["judge"] == "lexical" and info["decomposer"] == "rule"
+    assert info["config"] == {"window": 25, "overlap": 10, "global_verification": True}
+    assert info["versions"]["rt4chart"] and info["versions"]["fastapi"]
+    assert info["limits"]["max_records"] == 100 and info["auth"] is False
+    assert client.app.state.auditor is not None
+    auditor = client.app.state.auditor
+    client.get("/healthz")
+    assert client.app.state.auditor is auditor  # built once, not per request
+
+
+def test_web_page_is_self_contained_and_docs_are_served(make_client):
+    client = make_client()
+    page = client.get("/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    html = page.text
+    assert 'id="audit-form"' in html and "window.RT4" in html
+    assert not re.search(r"""(src|href)=["']?https?:""", html)  # nothing fetched from elsewhere
+    assert 'id="token-row" hidden' in html
+    schema = client.get("/openapi.json").json()
+    assert {"/v1/audit", "/v1/triage", "/v1/info", "/healthz"} <= set(schema["paths"])
+    assert "/" not in schema["paths"]
+    assert client.get("/docs").status_code == 200
+
+
+def test_unknown_route_and_wrong_method_are_structured(make_client):
+    client = make_client(FakeAuditor())
+    _error(client.get("/nope"), 404, "not_found")
+    _error(client.get("/v1/audit"), 405, "method_not_allowed")
+
+
+def test_not_ready_before_startup_is_503():
+    from server_helpers import TestClient
+
+    from rt4chart.server import create_app
+
+    client = TestClient(create_app(ServerSettings(judge="lexical")))  # not entered: the lifespan has not run
+    _error(client.get("/healthz"), 503, "not_ready")
+    _error(client.post("/v1/audit", json=paper_record()), 503, "not_ready")
+
+
+def test_owned_judge_is_closed_at_shutdown(make_client):
+    fake = FakeAuditor()
+    client = make_client(fake, owns_auditor=True)
+    assert client.get("/healthz").status_code == 200
+    client.__exit__(None, None, None)
+    assert fake.judge.closed and client.app.state.auditor is None
+
+
+def test_unknown_judge_fails_at_startup():
+    from rt4chart.server._app import build_auditor
+
+    with pytest.raises(ConfigError):
+        build_auditor(ServerSettings(judge="nope"))
+
+
+# -- /v1/audit --------------------------------------------------------------------------------------------------
+def test_audit_paper_example_with_the_offline_judge(make_client):
+    client = make_client()
+    rec = paper_record()
+    resp = client.post("/v1/audit", json=rec)
+    assert resp.status_code == 200, resp.text
+    out = resp.json()
+    AuditResult.model_validate(out)  # the documented output record
+    assert out["id"] == "paper-figure-1" and out["context"] == rec["context"] and out["judge"] == "lexical"
+    assert len(out["claims"]) == 5
+    assert out["hallucinated"] is True and out["label"] in {"contradicted", "baseless"}
+    labels = {c["label"] for c in out["claims"]}
+    assert "entailed" in labels and labels & {"contradicted", "baseless"}
+    for claim in out["claims"]:
+        for span in claim["answer_spans"]:
+            assert 0 <= span["start"] < span["end"] <= len(rec["answer"])
+        for ev in claim["evidence"]:
+            assert rec["context"][ev["start"]:ev["end"]] == ev["text"]
+    trial = next(c for c in out["claims"] if "14 days" in c["text"])
+    assert trial["label"] == "entailed" and "14 days" in trial["evidence"][0]["text"]
+    assert out["config"]["task"] == "qa"
+
+
+def test_audit_batch_keeps_order_and_isolates_bad_records(make_client):
+    client = make_client()
+    good = paper_record()
+    batch = {"records": [good, {"id": "empty", "context": "Some context.", "answer": "  "},
+                         {"context": ["First passage.", "Second passage."], "answer": "First passage."}]}
+    resp = client.post("/v1/audit", json=batch)
+    assert resp.status_code == 200, resp.text
+    results = resp.json()["results"]
+    assert [r["id"] for r in results] == ["paper-figure-1", "empty", 2]  # a missing id becomes the position
+    assert results[0]["label"] in {"contradicted", "baseless"}
+    assert results[1] == {"id": "empty", "index": 1,
+                          "error": {"field": "answer", "message": results[1]["error"]["message"], "kind": "input"}}
+    assert results[2]["label"] == "entailed" and results[2]["context"] == "First passage.\n\nSecond passage."
+
+
+def test_batch_isolates_a_crashing_record(make_client):
+    class Flaky(FakeAuditor):
+        async def audit(self, record, *, index=None):
+            if record["id"] == "boom":
+                raise JudgeError("backend exploded")
+            return await super().audit(record, index=index)
+
+    client = make_client(Flaky())
+    resp = client.post("/v1/audit", json={"records": [{"id": "ok", "context": "c", "answer": "a"},
+                                                      {"id": "boom", "context": "c", "answer": "a"}]})
+    assert resp.status_code == 200
+    ok, boom = resp.json()["results"]
+    assert ok["label"] == "entailed"
+    assert boom["error"]["kind"] == "internal" and "backend exploded" in boom["error"]["message"]
+
+
+def test_single_record_input_error_is_422_with_field(make_client):
+    client = make_client()
+    err = _error(client.post("/v1/audit", json={"id": "x", "context": "Some context.", "answer": ""}), 422, "input")
+    assert err["field"] == "answer" and "empty" in err["message"]
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"context": 1, "answer": "a"}, "context"),
+    ({"context": "c"}, "answer"),
+    ({"id": True, "context": "c", "answer": "a"}, "id"),
+    ({"records": [{"context": "c", "answer": 3}]}, "records[0].answer"),
+    ({"records": []}, "records"),
+    ([1, 2], None),
+])
+def test_schema_violations_are_422_naming_the_field(make_client, body, field):
+    err = _error(make_client(FakeAuditor()).post("/v1/audit", json=body), 422, "validation")
+    if field is not None:
+        assert err["field"].startswith(field)
+    assert err["details"]
+
+
+@pytest.mark.parametrize("raw", [b"{bad json", b'{"context": "c", "answer": "a"', b"\xff\xfe"])
+def test_bad_json_is_422(make_client, raw):
+    fake = FakeAuditor()
+    _error(make_client(fake).post("/v1/audit", content=raw, headers={"content-type": "application/json"}),
+           422, "bad_json")
+    assert fake.calls == 0
+
+
+def test_oversize_body_is_413_by_header_and_while_streaming(make_client):
+    fake = FakeAuditor()
+    client = make_client(fake, max_body_bytes=1000)
+    big = {"id": 1, "context": "x" * 2000, "answer": "a"}
+    err = _error(client.post("/v1/audit", json=big), 413, "payload_too_large")
+    assert "1000 bytes" in err["message"]
+
+    def chunks():  # no Content-Length: the limit is enforced while reading
+        for _ in range(5):
+            yield b" " * 400
+
+    _error(client.post("/v1/audit", content=chunks(), headers={"content-type": "application/json"}),
+           413, "payload_too_large")
+    assert fake.calls == 0
+    small = {"id": 1, "context": "x" * 100, "answer": "a"}
+    assert client.post("/v1/audit", json=small).status_code == 200
+
+
+def test_too_many_records_is_413(make_client):
+    fake = FakeAuditor()
+    client = make_client(fake, max_records=3)
+    recs = [{"id": i, "context": "c", "answer": "a"} for i in range(4)]
+    err = _error(client.post("/v1/audit", json={"records": recs}), 413, "too_many_records")
+    assert err["field"] == "records" and fake.calls == 0
+    assert len(client.post("/v1/audit", json={"records": recs[:3]}).json()["results"]) == 3
+
+
+def test_slow_audit_times_out_with_504(make_client):
+    client = make_client(FakeAuditor(delay=2.0), timeout_s=0.05)
+    _error(client.post("/v1/audit", json={"id": 1, "context": "c", "answer": "a"}), 504, "timeout")
+
+
+def test_unexpected_crash_is_a_structured_500_without_internals(make_client):
+    client = make_client(FakeAuditor(fail=RuntimeError("secret path /etc/x")))
+    err = _error(client.post("/v1/audit", json={"id": 1, "context": "c", "answer": "a"}), 500, "internal")
+    assert "secret" not in err["message"] and "RuntimeError" in err["message"]
+
+
+def test_lone_surrogates_never_break_the_response(make_client):
+    client = make_client()
+    body = json.dumps({"id": "s", "context": "Paris is in France.", "answer": "Paris \ud800 is in France."})
+    resp = client.post("/v1/audit", content=body.encode(), headers={"content-type": "application/json"})
+    assert resp.status_code in (200, 422), resp.text
+    resp.json()
+
+
+# -- bearer token -----------------------------------------------------------------------------------------------
+def test_bearer_token_guards_v1_routes_only(make_client):
+    client = make_client(FakeAuditor(), token="s3cret")
+    rec = {"id": 1, "context": "c", "answer": "a"}
+    for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": "Basic s3cret"},
+                    {"Authorization": "s3cret"}):
+        resp = client.post("/v1/audit", json=rec, headers=headers)
+        _error(resp, 401, "unauthorized")
+        assert resp.headers["www-authenticate"] == "Bearer"
+    _error(client.get("/v1/info"), 401, "unauthorized")
+    _error(client.post("/v1/triage", json={"records": [rec]}), 401, "unauthorized")
+    ok = {"Authorization": "Bearer s3cret"}
+    assert client.post("/v1/audit", json=rec, headers=ok).status_code == 200
+    assert client.get("/v1/info", headers=ok).json()["auth"] is True
+    assert client.get("/healthz").status_code == 200
+    page = client.get("/").text
+    assert 'id="token-row">' in page  # the page asks for the token
+    schema = client.get("/openapi.json").json()
+    assert schema["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
+
+
+def test_token_is_read_from_the_environment_once():
+    assert ServerSettings.from_env({"RT4CHART_API_TOKEN": "abc"}).token == "abc"
+    assert ServerSettings.from_env({}).token is None
+    assert ServerSettings.from_env({"RT4CHART_API_TOKEN": "abc"}, token="given").token == "given"
+    with pytest.raises(ConfigError):
+        ServerSettings.from_env({"RT4CHART_API_TOKEN": " "})
+    with pytest.raises(ConfigError):
+        ServerSettings(max_records=0)
+
+
+# -- /v1/triage -------------------------------------------------------------------------------------------------
+def test_triage_without_the_gate_is_a_structured_503(make_client, monkeypatch):
+    monkeypatch.setitem(sys.modules, "rt4chart.gate", types.ModuleType("rt4chart.gate"))
+    client = make_client(FakeAuditor())
+    err = _error(client.post("/v1/triage", json={"records": [paper_record()]}), 503, "gate_unavailable")
+    assert "gate" in err["message"]
+    assert client.get("/v1/info").json()["gate"] is False
+
+
+def test_triage_scores_records_in_order_with_the_gate(make_client, monkeypatch):
+    seen = []
+
+    def risk_scores(records):
+        seen.extend(records)
+        return [0.25 * (i + 1) for i in range(len(records))]
+
+    gate = types.ModuleType("rt4chart.gate")
+    gate.risk_scores = risk_scores
+    monkeypatch.setitem(sys.modules, "rt4chart.gate", gate)
+    client = make_client(FakeAuditor())
+    recs = [paper_record(), {"context": ["a.", "b."], "answer": "a."}]
+    resp = client.post("/v1/triage", json={"records": recs})
+    assert resp.status_code == 200, resp.text
+    assert resp.json() == {"results": [{"id": "paper-figure-1", "risk": 0.25}, {"id": 1, "risk": 0.5}]}
+    assert seen[1]["context"] == "a.\n\nb." and seen[0]["task"] == "qa"  # validated records reach the gate
+    err = _error(client.post("/v1/triage", json={"records": [{"id": 1, "context": "c", "answer": ""}]}),
+                 422, "input")
+    assert err["field"] == "records[0].answer"
+    assert client.get("/v1/info").json()["gate"] is True
