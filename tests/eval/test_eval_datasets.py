@@ -193,3 +193,104 @@ def test_real_faithjudge_labels_match_ragtruth() -> None:
     assert len(matched) > 700  # some responses differ in whitespace between the two copies
     for f, r in matched:
         assert f.spans == r.spans  # contexts differ in whitespace between copies, so groups may too
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# RAGTruth++ and HaluBench: hand-written fixtures in the published layouts (the data are not available offline)
+
+
+def _write_csv(path: Path, header: list[str], rows: list[list]) -> None:
+    import csv
+
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(header)
+        w.writerows(rows)
+
+
+def test_ragtruth_pp_published_layout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RT4CHART_DATA_DIR", str(tmp_path / "no-data"))
+    monkeypatch.chdir(tmp_path)
+    pp = tmp_path / "pp"
+    pp.mkdir()
+    answer = "The bridge opened in 1932.\nIt is 3 km long."
+    _write_csv(pp / "messages.csv", ["stable_id", "meta", "role", "position", "text", "message_thread_stable_id"], [
+        ["m1", "{}", "user", 0, "Briefly answer: when did the bridge open?\n\nThe bridge opened in 1932.", "t1"],
+        ["m2", json.dumps({"original_id": "no-such-id-11865", "model": "gpt-4-0613", "task_type": "QA"}), "assistant", 1,
+         answer, "t1"],
+        ["m3", "{}", "user", 0, "Summarize: a cat sat.", "t2"],
+        ["m4", json.dumps({"model": "llama-2-7b-chat"}), "assistant", 1, "A cat sat.", "t2"],
+    ])
+    _write_csv(pp / "hallucination_spans.csv",
+               ["start_pos", "end_pos", "span_text", "label", "reasoning", "stable_id", "message_stable_id"],
+               [[27, 43, "It is 3 km long.", "hallucination", "length not in context", "s1", "m2"]])
+    recs = load_dataset("ragtruth++", path=pp)
+    assert [r.id for r in recs] == ["no-such-id-11865", "m4"]
+    a, b = recs
+    assert a.hallucinated and a.spans == (GoldSpan(27, 43, "baseless"),) and a.answer[27:43] == "It is 3 km long."
+    assert a.task == "qa" and a.context.startswith("Briefly answer") and a.model == "gpt-4-0613"
+    assert not b.hallucinated and b.spans == () and b.task == "unknown"
+    assert [r.id for r in load_dataset("ragtruth++", path=pp / "messages.csv", task="qa")] == ["no-such-id-11865"]
+    _write_csv(pp / "hallucination_spans.csv",
+               ["start_pos", "end_pos", "span_text", "label", "reasoning", "stable_id", "message_stable_id"],
+               [[27, 99, "x", "hallucination", "", "s1", "m2"]])
+    with pytest.raises(InputError) as err:
+        load_dataset("ragtruth++", path=pp)
+    assert err.value.record == "no-such-id-11865" and err.value.field == "hallucination_spans"
+    (pp / "hallucination_spans.csv").unlink()
+    with pytest.raises(InputError, match="hallucination_spans.csv"):
+        load_dataset("ragtruth++", path=pp)
+
+
+def test_ragtruth_pp_takes_context_from_ragtruth(tiny_ragtruth: Path, tmp_path: Path) -> None:
+    pp = tmp_path / "pp2"
+    pp.mkdir()
+    _write_csv(pp / "messages.csv", ["stable_id", "meta", "role", "position", "text", "message_thread_stable_id"], [
+        ["u", "{}", "user", 0, "prompt text", "t"],
+        ["a", json.dumps({"original_id": "1"}), "assistant", 1, "Paris is in Spain. It has 3 towers.", "t"],
+    ])
+    _write_csv(pp / "hallucination_spans.csv",
+               ["start_pos", "end_pos", "span_text", "label", "reasoning", "stable_id", "message_stable_id"], [])
+    from rt4chart.eval.datasets import load_ragtruth_pp
+
+    (rec,) = load_ragtruth_pp(pp, ragtruth_root=tiny_ragtruth)
+    assert rec.context == "Paris is in France." and rec.question == "where is paris" and rec.task == "qa"
+    assert not rec.hallucinated  # RAGTruth++ labels, not RAGTruth's
+
+
+def test_halubench_published_columns(tmp_path: Path) -> None:
+    rows = [
+        {"id": "h1", "passage": "Water boils at 100 C.", "question": "When does water boil?", "answer": "At 100 C.",
+         "label": "PASS", "source_ds": "covidQA"},
+        {"id": "h2", "passage": "Water boils at 100 C.", "question": "When does water boil?", "answer": "At 50 C.",
+         "label": "FAIL", "source_ds": "covidQA"},
+        {"id": "h3", "passage": "Revenue was $5M.", "question": "Revenue?", "answer": "$7M", "label": "FAIL",
+         "source_ds": "FinanceBench"},
+    ]
+    jl = tmp_path / "halubench.jsonl"
+    jl.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    recs = load_dataset("halubench", path=jl)
+    assert [r.hallucinated for r in recs] == [False, True, True]
+    assert recs[0].group == recs[1].group != recs[2].group and recs[2].task == "FinanceBench"
+    assert recs[0].context == "Water boils at 100 C." and recs[0].question == "When does water boil?"
+    assert [r.id for r in load_dataset("halubench", path=jl, task="financebench")] == ["h3"]
+    csv_path = tmp_path / "hb.csv"
+    _write_csv(csv_path, list(rows[0]), [list(r.values()) for r in rows])
+    assert [r.id for r in load_dataset("halubench", path=csv_path)] == ["h1", "h2", "h3"]
+    jl.write_text(json.dumps({**rows[0], "label": "MAYBE"}) + "\n")
+    with pytest.raises(InputError) as err:
+        load_dataset("halubench", path=jl)
+    assert err.value.record == "h1" and err.value.field == "label"
+
+
+def test_parquet_without_pyarrow_says_how_to_fix(tmp_path: Path) -> None:
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        pytest.skip("pyarrow is installed; the missing-dependency message cannot be shown")
+    path = tmp_path / "test-00000-of-00001.parquet"
+    path.write_bytes(b"PAR1")
+    with pytest.raises(InputError, match="pyarrow"):
+        load_dataset("halubench", path=path)

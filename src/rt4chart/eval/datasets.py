@@ -268,8 +268,13 @@ def _render_data2txt(raw: Any, rid: Any) -> str:
 
 
 def _filter_task(records: list[EvalRecord], task: Optional[str]) -> list[EvalRecord]:
-    t = _normalize_task(task)
-    return records if t is None else [r for r in records if r.task == t]
+    if task is None:
+        return records
+    try:
+        t = _normalize_task(task)
+    except ConfigError:  # datasets with their own task names (e.g. HaluBench sources)
+        t = str(task)
+    return [r for r in records if r.task.lower() == str(t).lower()]
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -452,6 +457,8 @@ def _read_rows(path: "str | os.PathLike[str]") -> list[tuple[int, Any]]:
         if not isinstance(data, list):
             raise InputError(f"{p.name}: expected a JSON list of records")
         return list(enumerate(data, 1))
+    if p.suffix == ".csv":
+        return [(i, row) for i, row in _read_csv(p)]
     if p.suffix == ".parquet":
         try:
             import pyarrow.parquet as pq  # optional: only for the published parquet files
@@ -570,17 +577,155 @@ def load_jsonl(path: "str | os.PathLike[str]", task: Optional[str] = None) -> li
     return _filter_task(records, task)
 
 
-def load_ragtruth_pp(path: "str | os.PathLike[str]", task: Optional[str] = None) -> list[EvalRecord]:
-    """Load RAGTruth++ from a local copy of the published Hugging Face files.
+def _read_csv(path: Path) -> list[tuple[int, dict]]:
+    import csv
+    import sys
 
-    Placeholder until the published layout is wired; see load_jsonl for the generic format.
+    csv.field_size_limit(min(sys.maxsize, 2**31 - 1))  # prompts and passages exceed the 128 KiB default
+    opener = (lambda: io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", newline="")) \
+        if path.suffix == ".gz" else (lambda: open(path, encoding="utf-8", newline=""))
+    with opener() as fh:
+        return [(i, row) for i, row in enumerate(csv.DictReader(fh), 2)]  # line 1 is the header
+
+
+def load_ragtruth_pp(
+    path: "str | os.PathLike[str]",
+    task: Optional[str] = None,
+    ragtruth_root: "str | os.PathLike[str] | None" = None,
+) -> list[EvalRecord]:
+    """Load RAGTruth++ (``blue-guardrails/ragtruth-plus-plus`` on Hugging Face) from a local copy.
+
+    ``path`` is the folder holding the two published CSV files (or ``messages.csv`` itself):
+
+    * ``messages.csv`` — ``stable_id, meta, role, position, text, message_thread_stable_id``; one user message
+      (the RAGTruth prompt) and one assistant message (the answer) per thread; ``meta`` is a JSON object that
+      carries the RAGTruth response id (``original_id``), the model and the task type where known.
+    * ``hallucination_spans.csv`` — ``start_pos, end_pos, span_text, label, reasoning, stable_id,
+      message_stable_id``: character offsets into the assistant message.
+
+    An answer is hallucinated iff it has a span. Record ids are the RAGTruth ids when ``meta`` has them (so a
+    RAGTruth run's predictions score directly), else the message ``stable_id``. When the RAGTruth data are found
+    (``ragtruth_root`` or the usual search), context, question and task come from the RAGTruth record, so the
+    audit input is the same as on RAGTruth; otherwise the user prompt is the context and the question is None.
+    Span labels that are not RAGTruth types map to ``baseless`` (RAGTruth++ does not separate the two).
     """
-    raise InputError("RAGTruth++ loader not implemented yet")
+    p = Path(path).expanduser()
+    msg_path = p if p.is_file() else p / "messages.csv"
+    span_path = msg_path.parent / "hallucination_spans.csv"
+    for f in (msg_path, span_path):
+        if not f.exists():
+            raise InputError(f"RAGTruth++ file {f} not found (expected messages.csv and hallucination_spans.csv)")
+    messages = _read_csv(msg_path)
+    for col in ("stable_id", "role", "text", "message_thread_stable_id"):
+        if messages and col not in messages[0][1]:
+            raise InputError(f"messages.csv has no column {col!r}", field=col)
+    users: dict[str, str] = {}
+    assistants: list[tuple[int, dict]] = []
+    for lineno, row in messages:
+        role = (row.get("role") or "").strip().lower()
+        if role == "user":
+            users[row["message_thread_stable_id"]] = row.get("text") or ""
+        elif role == "assistant":
+            assistants.append((lineno, row))
+    spans_by_msg: dict[str, list[GoldSpan]] = {}
+    for lineno, row in _read_csv(span_path):
+        mid = row.get("message_stable_id")
+        try:
+            start, end = int(row["start_pos"]), int(row["end_pos"])
+        except (KeyError, TypeError, ValueError):
+            raise InputError("start_pos/end_pos are not integers", record=f"hallucination_spans.csv:{lineno}",
+                             field="start_pos") from None
+        raw = row.get("label") or ""
+        try:
+            label = normalize_label(raw)
+        except InputError:
+            label = "baseless"
+        spans_by_msg.setdefault(str(mid), []).append(GoldSpan(start, end, label))
+    rt_by_id: dict[str, EvalRecord] = {}
+    try:
+        rt_by_id = {r.id: r for r in load_ragtruth("test", root=ragtruth_root)}
+    except InputError:
+        pass
+    records = []
+    for lineno, row in assistants:
+        sid = str(row["stable_id"])
+        try:
+            meta = json.loads(row.get("meta") or "{}")
+        except json.JSONDecodeError:
+            raise InputError("meta is not JSON", record=sid, field="meta") from None
+        meta = meta if isinstance(meta, dict) else {}
+        original = meta.get("original_id", meta.get("id"))
+        rid = str(original) if original is not None else sid
+        answer = row.get("text") or ""
+        spans = _check_spans(spans_by_msg.get(sid, []), len(answer), rid, "hallucination_spans")
+        base = rt_by_id.get(rid)
+        if base is not None:
+            context, question, rtask = base.context, base.question, base.task
+        else:
+            thread = row["message_thread_stable_id"]
+            if thread not in users:
+                raise InputError("no user message (prompt) in this thread", record=rid,
+                                 field="message_thread_stable_id")
+            context, question = users[thread], None
+            raw_task = meta.get("task_type", meta.get("task"))
+            try:
+                rtask = _normalize_task(raw_task) or "unknown"
+            except ConfigError:
+                rtask = str(raw_task)
+        records.append(EvalRecord(
+            id=rid, context=context, question=question, answer=answer, task=rtask, group=group_key(rtask, context),
+            hallucinated=bool(spans), spans=spans, model=meta.get("model") or (base.model if base else None),
+            quality=base.quality if base else None, source="ragtruth++",
+        ))
+    return _filter_task(records, task)
 
 
 def load_halubench(path: "str | os.PathLike[str]", task: Optional[str] = None) -> list[EvalRecord]:
-    """Load HaluBench from a local copy. Placeholder until the published layout is wired."""
-    raise InputError("HaluBench loader not implemented yet")
+    """Load HaluBench (``PatronusAI/HaluBench``) from a local copy: the published parquet
+    (``data/test-00000-of-00001.parquet``, needs pyarrow) or the same rows as JSONL/JSON/CSV.
+
+    Columns: ``id, passage, question, answer, label, source_ds``; ``label`` is ``PASS`` (faithful) or ``FAIL``
+    (hallucinated). HaluBench has no spans, so only answer-level and ranking metrics apply. ``task`` is the
+    source dataset (``source_ds``), so results are reported per source; the group is source + passage hash.
+    ``task=`` filters on ``source_ds`` (case-insensitive).
+    """
+    p = Path(path).expanduser()
+    if p.is_dir():
+        found = sorted([*p.rglob("*.parquet"), *p.rglob("*.jsonl"), *p.rglob("*.jsonl.gz"), *p.rglob("*.csv")])
+        if not found:
+            raise InputError(f"no HaluBench file (.parquet/.jsonl/.csv) under {p}")
+        rows: list[tuple[int, Any]] = []
+        for f in found:
+            rows.extend(_read_csv(f) if f.suffix == ".csv" else _read_rows(f))
+    elif p.suffix == ".csv":
+        rows = list(_read_csv(p))
+    else:
+        rows = _read_rows(p)
+    records = []
+    seen: set[str] = set()
+    for lineno, row in rows:
+        if not isinstance(row, dict):
+            raise InputError("row is not an object", record=f"row {lineno}")
+        rid = str(row.get("id") if row.get("id") not in (None, "") else f"row-{lineno}")
+        if rid in seen:
+            rid = f"{rid}#{lineno}"
+        seen.add(rid)
+        context = _require_str(row, "passage", rid)
+        answer = _require_str(row, "answer", rid)
+        question = row.get("question")
+        if question is not None and not isinstance(question, str):
+            raise InputError("expected a string", record=rid, field="question")
+        label = row.get("label")
+        if not isinstance(label, str) or label.strip().upper() not in ("PASS", "FAIL"):
+            raise InputError(f"expected PASS or FAIL, got {label!r}", record=rid, field="label")
+        source = str(row.get("source_ds") or "halubench")
+        records.append(EvalRecord(
+            id=rid, context=context, question=question or None, answer=answer, task=source,
+            group=group_key(source, context), hallucinated=label.strip().upper() == "FAIL", source="halubench",
+        ))
+    if task is not None:
+        records = [r for r in records if r.task.lower() == str(task).lower()]
+    return records
 
 
 # --------------------------------------------------------------------------------------------------------------
