@@ -1,0 +1,5 @@
+"""How rt4chart reaches a language model: the ChatBackend seam, its OpenAI-compatible implementation (retries,
+timeouts, concurrency and rate limits), the SQLite response cache, prices, prompt templates and reply schemas.
+
+Users do not import from here; they pick ``--judge llm`` or call ``rt4chart.judges.llm.build_llm``.
+"""

@@ -1,0 +1,359 @@
+"""The ChatBackend seam and its one implementation, which speaks the OpenAI chat-completions API to any base URL
+(OpenAI, vLLM, Ollama, llama.cpp, LiteLLM, ...).
+
+``OpenAIBackend.complete`` owns everything about reaching the server, so judges only build messages and read text:
+
+- temperature 0 and a fixed seed by default; a request timeout;
+- structured output: ``response_format`` with a strict JSON schema; a server that rejects it (HTTP 400 naming
+  ``response_format``/``json_schema``) is asked again without it, and the backend remembers that, because every
+  prompt also describes its JSON in plain text;
+- retries with exponential backoff and full jitter on 408/409/429/5xx, timeouts and connection errors, honouring
+  ``Retry-After``, for at most ``max_attempts`` attempts (a ``for`` loop, never ``while True``); then a
+  ``BackendError`` carrying the last raw reply, the attempts and the usage. Other 4xx errors (bad key, unknown
+  model) are configuration errors and raise at once;
+- at most ``concurrency`` requests in flight and, optionally, at most ``rpm`` request starts per minute;
+- usage (calls, prompt/completion/cached tokens, seconds, cost) reported with ``rt4chart.meter.record_usage``.
+
+``CachedBackend`` wraps any backend with the SQLite response cache.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import random
+import time
+import weakref
+from dataclasses import dataclass, field
+from typing import Any, AsyncGenerator, Literal, Mapping, Optional, Protocol, Sequence, runtime_checkable
+
+import httpx
+
+from ..errors import BackendError, ConfigError
+from ..meter import record_usage
+from ..types import Usage
+from .cache import ResponseCache, cache_key
+from .pricing import Price
+from .schemas import JsonSchema
+
+Messages = Sequence[Mapping[str, str]]
+StructuredMode = Literal["auto", "json_schema", "text"]
+
+RETRYABLE_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+
+
+@dataclass(frozen=True)
+class Completion:
+    """The text of one chat completion and what it cost (zero usage when it came from the cache)."""
+
+    text: str
+    usage: Usage = field(default_factory=Usage)
+    cached: bool = False
+    attempts: int = 1
+    finish_reason: Optional[str] = None
+
+
+@runtime_checkable
+class ChatBackend(Protocol):
+    """Sends chat messages to a model and returns its reply text. One method; tests replace the server."""
+
+    model: str
+
+    async def complete(
+        self, messages: Messages, *, schema: Optional[JsonSchema] = None, prompt_version: Optional[str] = None
+    ) -> Completion: ...
+
+
+def _retry_after(headers: httpx.Headers) -> Optional[float]:
+    """Seconds from a ``Retry-After`` (delta-seconds or HTTP date) or ``retry-after-ms`` header."""
+    ms = headers.get("retry-after-ms")
+    if ms is not None:
+        try:
+            return max(0.0, float(ms) / 1000.0)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def _rejects_schema(response: httpx.Response) -> bool:
+    if response.status_code not in (400, 422):
+        return False
+    body = response.text.lower()
+    return "response_format" in body or "json_schema" in body
+
+
+class _RateLimiter:
+    """Spaces request starts at least ``60 / rpm`` seconds apart (a smooth limiter: no bursts)."""
+
+    def __init__(self, rpm: float) -> None:
+        self.interval = 60.0 / rpm
+        self._next = 0.0
+
+    async def wait(self) -> None:
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        start = max(now, self._next)
+        self._next = start + self.interval
+        if start > now:
+            await asyncio.sleep(start - now)
+
+
+async def _closer(client: httpx.AsyncClient) -> AsyncGenerator[None, None]:
+    # An async generator that asyncio.run() finalises at loop shutdown (shutdown_asyncgens), so a client bound to
+    # a loop is closed with that loop even when nobody calls aclose(): no unclosed sockets between asyncio.run calls.
+    try:
+        yield
+    finally:
+        await client.aclose()
+
+
+# Strong references to each loop's client closers, so a closer lives as long as its loop (the loop itself only
+# holds async generators weakly) even when the backend that made it has been garbage collected.
+_CLOSERS: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, list[AsyncGenerator[None, None]]]" = weakref.WeakKeyDictionary()
+
+
+class _LoopState:
+    """What must be bound to one event loop: the HTTP client, the concurrency semaphore and the rate limiter."""
+
+    def __init__(self, client: httpx.AsyncClient, concurrency: int, rpm: Optional[float]) -> None:
+        self.client = client
+        self.semaphore = asyncio.Semaphore(concurrency)
+        self.limiter = _RateLimiter(rpm) if rpm else None
+        self.closer = _closer(client)
+
+
+class OpenAIBackend:
+    """An OpenAI-compatible ``/chat/completions`` client.
+
+    ``base_url`` follows the OpenAI SDK convention and includes the API prefix, e.g. ``https://api.openai.com/v1``,
+    ``http://localhost:8000/v1`` (vLLM), ``http://localhost:11434/v1`` (Ollama), ``http://localhost:8080/v1``
+    (llama.cpp). The backend may be used from several event loops in turn (one HTTP client per loop).
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        *,
+        api_key: Optional[str] = None,
+        temperature: float = 0.0,
+        seed: Optional[int] = 0,
+        max_tokens: Optional[int] = None,
+        timeout: float = 60.0,
+        max_attempts: int = 5,
+        concurrency: int = 8,
+        rpm: Optional[float] = None,
+        backoff_base: float = 0.5,
+        backoff_max: float = 30.0,
+        max_wait: float = 120.0,
+        structured: StructuredMode = "auto",
+        price: Price = Price(),
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> None:
+        if not base_url:
+            raise ConfigError("base_url is required (e.g. http://localhost:8000/v1)")
+        if not model:
+            raise ConfigError("model is required")
+        if timeout <= 0:
+            raise ConfigError(f"timeout must be > 0 seconds, got {timeout!r}")
+        if max_attempts < 1:
+            raise ConfigError(f"max_attempts must be >= 1, got {max_attempts!r}")
+        if concurrency < 1:
+            raise ConfigError(f"concurrency must be >= 1, got {concurrency!r}")
+        if rpm is not None and rpm <= 0:
+            raise ConfigError(f"rpm must be > 0, got {rpm!r}")
+        if structured not in ("auto", "json_schema", "text"):
+            raise ConfigError(f"structured must be auto, json_schema or text, got {structured!r}")
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.api_key = api_key
+        self.temperature = temperature
+        self.seed = seed
+        self.max_tokens = max_tokens
+        self.timeout = timeout
+        self.max_attempts = max_attempts
+        self.concurrency = concurrency
+        self.rpm = rpm
+        self.backoff_base = backoff_base
+        self.backoff_max = backoff_max
+        self.max_wait = max_wait
+        self.structured = structured
+        self.price = price
+        self.headers = dict(headers or {})
+        self._schema_supported = structured != "text"
+        self._states: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopState]" = weakref.WeakKeyDictionary()
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """Sampling parameters that change the reply (part of the cache key)."""
+        return {"temperature": self.temperature, "seed": self.seed, "max_tokens": self.max_tokens}
+
+    async def _state(self) -> _LoopState:
+        loop = asyncio.get_running_loop()
+        state = self._states.get(loop)
+        if state is None:
+            headers = {"Content-Type": "application/json", **self.headers}
+            if self.api_key:
+                headers["Authorization"] = f"Bearer {self.api_key}"
+            limits = httpx.Limits(max_connections=self.concurrency, max_keepalive_connections=self.concurrency)
+            timeout = httpx.Timeout(self.timeout, connect=min(self.timeout, 10.0))
+            client = httpx.AsyncClient(headers=headers, timeout=timeout, limits=limits)
+            state = _LoopState(client, self.concurrency, self.rpm)
+            await state.closer.__anext__()
+            _CLOSERS.setdefault(loop, []).append(state.closer)
+            self._states[loop] = state
+        return state
+
+    async def aclose(self) -> None:
+        """Close the HTTP client of the running loop (clients of finished ``asyncio.run`` loops close themselves)."""
+        loop = asyncio.get_running_loop()
+        state = self._states.pop(loop, None)
+        if state is not None:
+            closers = _CLOSERS.get(loop, [])
+            if state.closer in closers:
+                closers.remove(state.closer)
+            await state.closer.aclose()
+
+    def _body(self, messages: Messages, schema: Optional[JsonSchema]) -> dict[str, Any]:
+        body: dict[str, Any] = {"model": self.model, "messages": [dict(m) for m in messages]}
+        body["temperature"] = self.temperature
+        if self.seed is not None:
+            body["seed"] = self.seed
+        if self.max_tokens is not None:
+            body["max_tokens"] = self.max_tokens
+        if schema is not None and self._schema_supported:
+            body["response_format"] = schema.response_format()
+        return body
+
+    def _backoff(self, attempt: int) -> float:
+        # full jitter (AWS architecture blog): uniform in [0, min(cap, base * 2^attempt)]
+        return random.uniform(0.0, min(self.backoff_max, self.backoff_base * (2 ** (attempt - 1))))
+
+    def _usage(self, payload: Mapping[str, Any], seconds: float, calls: int) -> Usage:
+        raw = payload.get("usage") or {}
+        prompt = int(raw.get("prompt_tokens") or 0)
+        completion = int(raw.get("completion_tokens") or 0)
+        details = raw.get("prompt_tokens_details") or {}
+        cached = int(details.get("cached_tokens") or 0)
+        return Usage(
+            calls=calls,
+            prompt_tokens=prompt,
+            completion_tokens=completion,
+            cached_tokens=cached,
+            cost_usd=self.price.cost(prompt, completion, cached),
+            seconds=seconds,
+        )
+
+    async def complete(
+        self, messages: Messages, *, schema: Optional[JsonSchema] = None, prompt_version: Optional[str] = None
+    ) -> Completion:
+        """Send ``messages`` and return the reply text, retrying transient failures (see the module docstring)."""
+        state = await self._state()
+        url = f"{self.base_url}/chat/completions"
+        started = time.perf_counter()
+        last_raw: Optional[str] = None
+        last_status: Optional[int] = None
+        last_problem = "no attempt made"
+        attempts = 0
+        schema_retry_used = False
+        for attempt in range(1, self.max_attempts + 1):
+            attempts = attempt
+            body = self._body(messages, schema)
+            if state.limiter is not None:
+                await state.limiter.wait()
+            async with state.semaphore:
+                try:
+                    response = await state.client.post(url, json=body)
+                except httpx.TimeoutException as exc:
+                    response, last_status, last_raw = None, None, None
+                    last_problem = f"timed out after {self.timeout:g} s ({type(exc).__name__})"
+                except httpx.TransportError as exc:
+                    response, last_status, last_raw = None, None, None
+                    last_problem = f"connection error ({type(exc).__name__}: {exc})"
+            wait: Optional[float] = None
+            if response is not None:
+                last_status, last_raw = response.status_code, response.text
+                if response.status_code == 200:
+                    try:
+                        payload = response.json()
+                        choice = payload["choices"][0]
+                        text = choice["message"].get("content") or ""
+                        finish = choice.get("finish_reason")
+                    except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+                        last_problem = "HTTP 200 with a body that is not a chat completion"
+                    else:
+                        usage = self._usage(payload, time.perf_counter() - started, calls=attempt)
+                        record_usage(usage)
+                        return Completion(text=text, usage=usage, attempts=attempt, finish_reason=finish)
+                elif (
+                    "response_format" in body
+                    and self.structured == "auto"
+                    and not schema_retry_used
+                    and _rejects_schema(response)
+                ):
+                    # the server does not do JSON schemas: the prompt describes the JSON, so ask again without one
+                    self._schema_supported = False
+                    schema_retry_used = True
+                    last_problem = f"HTTP {response.status_code}: server rejected response_format"
+                    wait = 0.0
+                elif response.status_code in RETRYABLE_STATUS or response.status_code >= 500:
+                    last_problem = f"HTTP {response.status_code}"
+                    wait = _retry_after(response.headers)
+                else:
+                    usage = Usage(calls=attempt, seconds=time.perf_counter() - started)
+                    record_usage(usage)
+                    raise BackendError(
+                        f"{url} answered HTTP {response.status_code}: {response.text[:500]}",
+                        raw=response.text,
+                        attempts=attempt,
+                        usage=usage,
+                        status=response.status_code,
+                    )
+            if attempt < self.max_attempts:
+                delay = self._backoff(attempt) if wait is None else wait
+                await asyncio.sleep(min(delay, self.max_wait))
+        usage = Usage(calls=attempts, seconds=time.perf_counter() - started)
+        record_usage(usage)
+        raise BackendError(
+            f"gave up after {attempts} attempt(s): {last_problem}",
+            raw=last_raw,
+            attempts=attempts,
+            usage=usage,
+            status=last_status,
+        )
+
+
+class CachedBackend:
+    """Serves repeated requests from a ``ResponseCache`` and forwards the rest to ``inner``."""
+
+    def __init__(self, inner: OpenAIBackend, cache: ResponseCache) -> None:
+        self.inner = inner
+        self.cache = cache
+        self.model = inner.model
+
+    async def complete(
+        self, messages: Messages, *, schema: Optional[JsonSchema] = None, prompt_version: Optional[str] = None
+    ) -> Completion:
+        params = dict(self.inner.params)
+        params["schema"] = schema.schema if schema is not None else None
+        key = cache_key(prompt_version=prompt_version, model=self.inner.model, params=params, messages=messages)
+        hit = self.cache.get(key)
+        if hit is not None:
+            return Completion(text=hit[0], usage=Usage(), cached=True, attempts=0)
+        completion = await self.inner.complete(messages, schema=schema, prompt_version=prompt_version)
+        self.cache.put(key, completion.text, completion.usage, prompt_version=prompt_version, model=self.inner.model)
+        return completion
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()

@@ -1,0 +1,87 @@
+"""Versioned prompt templates kept as package data (``llm/prompts/<name>.<version>.txt``).
+
+A template file has two sections, ``[system]`` and ``[user]``, each starting on its own line. Placeholders use one
+syntax, ``{{name}}``, and are filled in a single pass, so a context that happens to contain ``{{claim}}`` is left
+as it is. Every placeholder must be given and every given value must be used: a typo fails loudly.
+
+The prompt id (e.g. ``local.v1``) is part of the response-cache key and is stored on every LLM verdict.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Mapping
+
+from ..errors import ConfigError
+
+_PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
+_SECTION = re.compile(r"^\[(system|user)\][ \t]*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """One loaded template: ``id`` is ``"<name>.<version>"``, e.g. ``"global_nic.v1"``."""
+
+    name: str
+    version: str
+    system: str
+    user: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.name}.{self.version}"
+
+    @property
+    def placeholders(self) -> frozenset[str]:
+        return frozenset(_PLACEHOLDER.findall(self.system + self.user))
+
+    def render(self, **values: str) -> list[dict[str, str]]:
+        """Chat messages with every ``{{name}}`` replaced by ``values[name]``."""
+        missing = self.placeholders - values.keys()
+        unused = values.keys() - self.placeholders
+        if missing or unused:
+            raise ConfigError(
+                f"prompt {self.id}: missing values {sorted(missing)}, unused values {sorted(unused)}"
+            )
+
+        def fill(text: str) -> str:
+            return _PLACEHOLDER.sub(lambda m: values[m.group(1)], text)
+
+        return [
+            {"role": "system", "content": fill(self.system)},
+            {"role": "user", "content": fill(self.user)},
+        ]
+
+
+def _parse(name: str, version: str, text: str) -> Prompt:
+    parts = _SECTION.split(text)
+    # parts = [preamble, "system", body, "user", body]
+    sections = dict(zip(parts[1::2], (p.strip("\n") for p in parts[2::2])))
+    if parts[0].strip() or set(sections) != {"system", "user"} or len(parts) != 5:
+        raise ConfigError(f"prompt {name}.{version}: expected exactly a [system] and a [user] section")
+    return Prompt(name=name, version=version, system=sections["system"], user=sections["user"])
+
+
+@lru_cache(maxsize=None)
+def load_prompt(name: str, version: str = "v1") -> Prompt:
+    """Load ``prompts/<name>.<version>.txt`` from the installed package."""
+    resource = resources.files(__package__).joinpath("prompts").joinpath(f"{name}.{version}.txt")
+    try:
+        text = resource.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"no prompt template {name}.{version}") from None
+    return _parse(name, version, text)
+
+
+def available_prompts() -> list[str]:
+    """Ids of every template shipped in the package, sorted."""
+    folder = resources.files(__package__).joinpath("prompts")
+    return sorted(p.name[: -len(".txt")] for p in folder.iterdir() if p.name.endswith(".txt"))
+
+
+def format_numbered(items: Mapping[int, str]) -> str:
+    """``[0] first\\n[1] second``: how claims and sentences are listed inside prompts."""
+    return "\n".join(f"[{i}] {text}" for i, text in items.items())
