@@ -1,0 +1,96 @@
+"""Prompt templates are package data with one placeholder syntax; schemas are strict; cache keys are stable."""
+
+from __future__ import annotations
+
+import pytest
+
+from rt4chart.errors import ConfigError
+from rt4chart.llm.cache import ResponseCache, cache_key
+from rt4chart.llm.schemas import (
+    BatchVerdictReply,
+    ReplyError,
+    VerdictReply,
+    locate_quote,
+    parse_reply,
+    schema_for,
+)
+from rt4chart.llm.templates import available_prompts, load_prompt
+from rt4chart.types import Usage
+
+EXPECTED = {
+    "decompose_sentence.v1": {"answer", "sentence"},
+    "decompose_holistic.v1": {"sentences"},
+    "local.v1": {"chunk", "question", "claim"},
+    "local_batched.v1": {"chunk", "question", "claims"},
+    "global_nic.v1": {"context", "question", "claim"},
+    "global_ent.v1": {"context", "question", "focus", "claim"},
+    "global_con.v1": {"context", "question", "focus", "claim"},
+    "global_batched.v1": {"context", "question", "focus_chunks", "claims"},
+}
+
+
+def test_every_template_ships_with_its_placeholders():
+    assert set(available_prompts()) == set(EXPECTED)
+    for pid, names in EXPECTED.items():
+        prompt = load_prompt(*pid.split("."))
+        assert prompt.id == pid and prompt.placeholders == names
+        assert "JSON" in prompt.system  # the fallback for servers without schema support relies on it
+
+
+@pytest.mark.parametrize("pid", sorted(EXPECTED))
+def test_long_shared_text_comes_before_the_varying_text(pid):
+    user = load_prompt(*pid.split(".")).user
+    order = [user.index("{{" + n + "}}") for n in ("context", "chunk", "answer", "question", "focus", "claim",
+                                                       "claims", "sentence") if "{{" + n + "}}" in user]
+    assert order == sorted(order)
+
+
+def test_render_fills_once_and_checks_names():
+    prompt = load_prompt("local")
+    messages = prompt.render(chunk="text with {{claim}} inside", question="q", claim="C")
+    assert "text with {{claim}} inside" in messages[1]["content"] and messages[1]["content"].endswith("CLAIM: C")
+    with pytest.raises(ConfigError):
+        prompt.render(chunk="x", question="q")
+    with pytest.raises(ConfigError):
+        prompt.render(chunk="x", question="q", claim="c", extra="e")
+    with pytest.raises(ConfigError):
+        load_prompt("local", "v99")
+
+
+def test_schemas_are_strict_with_reasoning_first():
+    schema = schema_for(BatchVerdictReply).schema
+    item = schema["$defs"]["NumberedVerdict"]
+    assert item["additionalProperties"] is False and item["required"] == list(item["properties"])
+    assert list(schema_for(VerdictReply).schema["properties"])[0] == "reasoning"
+
+
+def test_parse_reply_rejects_rather_than_guesses():
+    with pytest.raises(ReplyError, match="no JSON object"):
+        parse_reply("entailed", VerdictReply)
+    with pytest.raises(ReplyError, match="schema"):
+        parse_reply('{"verdict": "entailed"}', VerdictReply)
+    with pytest.raises(ReplyError, match="empty"):
+        parse_reply(None, VerdictReply)
+
+
+def test_locate_quote_returns_the_texts_own_characters():
+    text = "He said \u201cno\u201d.\n  The  fee is $5."
+    assert locate_quote('he said "no"', text) == "He said \u201cno\u201d"
+    assert locate_quote("the fee is $5 ...", text) == "The  fee is $5"
+    assert locate_quote("the fee is $6", text) is None
+
+
+def test_cache_roundtrip_and_key_sensitivity(tmp_path):
+    base = dict(prompt_version="local.v1", model="m", params={"temperature": 0.0, "seed": 0},
+                messages=[{"role": "user", "content": "x"}])
+    key = cache_key(**base)
+    assert key == cache_key(**{**base, "params": {"seed": 0, "temperature": 0.0}})
+    for change in (dict(prompt_version="local.v2"), dict(model="n"), dict(params={"temperature": 0.7, "seed": 0}),
+                   dict(messages=[{"role": "user", "content": "y"}])):
+        assert cache_key(**{**base, **change}) != key
+    with ResponseCache(tmp_path / "c.sqlite3") as cache:
+        assert cache.get(key) is None
+        cache.put(key, "reply", Usage(calls=1, prompt_tokens=3), prompt_version="local.v1", model="m")
+        assert cache.get(key) == ("reply", Usage(calls=1, prompt_tokens=3)) and len(cache) == 1
+    with ResponseCache(tmp_path / "c.sqlite3") as again:  # persisted on disk
+        assert again.get(key)[0] == "reply"
