@@ -216,8 +216,8 @@ def test_ragtruth_pp_published_layout(tmp_path: Path, monkeypatch: pytest.Monkey
     answer = "The bridge opened in 1932.\nIt is 3 km long."
     _write_csv(pp / "messages.csv", ["stable_id", "meta", "role", "position", "text", "message_thread_stable_id"], [
         ["m1", "{}", "user", 0, "Briefly answer: when did the bridge open?\n\nThe bridge opened in 1932.", "t1"],
-        ["m2", json.dumps({"original_id": "no-such-id-11865", "model": "gpt-4-0613", "task_type": "QA"}), "assistant", 1,
-         answer, "t1"],
+        ["m2", json.dumps({"original_id": "no-such-id-11865", "model": "gpt-4-0613", "task_type": "QA"}),
+         "assistant", 1, answer, "t1"],
         ["m3", "{}", "user", 0, "Summarize: a cat sat.", "t2"],
         ["m4", json.dumps({"model": "llama-2-7b-chat"}), "assistant", 1, "A cat sat.", "t2"],
     ])

@@ -39,6 +39,7 @@ __all__ = [
     "prf_weighted",
     "auroc_weighted",
     "average_precision_weighted",
+    "ranking_weighted",
     "confusion",
 ]
 
@@ -192,49 +193,54 @@ def average_precision(y_true: Iterable[Any], scores: Iterable[Any]) -> float:
     return float(average_precision_weighted(y, s, np.ones((1, y.size)))[0])
 
 
-def _distinct_blocks(s_sorted: np.ndarray) -> np.ndarray:
-    """Start indices of runs of equal values in a sorted array."""
-    if s_sorted.size == 0:
-        return np.zeros(0, dtype=np.int64)
-    return np.flatnonzero(np.r_[True, s_sorted[1:] != s_sorted[:-1]])
+def _cumulative_by_block(y: np.ndarray, s: np.ndarray, weights: np.ndarray, descending: bool
+                         ) -> tuple[np.ndarray, np.ndarray]:
+    """Cumulative positive and negative weight at the end of each run of equal scores (``U × B``), scores
+    sorted ascending or descending.
+
+    Works on the transposed weights (rows in score order, contiguous) and takes cumulative sums over all rows,
+    then keeps the last row of each run of ties: much faster than a per-block ``reduceat``.
+    """
+    order = np.argsort(-s if descending else s, kind="mergesort")
+    s_sorted = s[order]
+    ends = np.flatnonzero(np.r_[s_sorted[1:] != s_sorted[:-1], True])
+    wt = np.asarray(weights, dtype=float).T[order]  # n × B
+    yo = y[order][:, None]
+    cpos = np.cumsum(np.where(yo, wt, 0.0), axis=0)[ends]
+    cneg = np.cumsum(np.where(yo, 0.0, wt), axis=0)[ends]
+    return cpos, cneg
+
+
+def ranking_weighted(y_true: np.ndarray, scores: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(AUROC, AP)`` for each row of ``weights`` (``B × n`` sample weights, e.g. bootstrap counts), from one
+    descending sort: AUROC counts, for each positive block, the negatives scored lower plus half the ties."""
+    y, s = np.asarray(y_true, dtype=bool), np.asarray(scores, dtype=float)
+    w = np.atleast_2d(np.asarray(weights, dtype=float))
+    if s.size == 0:
+        nan = np.full(w.shape[0], np.nan)
+        return nan, nan.copy()
+    tps, fps = _cumulative_by_block(y, s, w, descending=True)
+    total_pos, total_neg = tps[-1], fps[-1]
+    pos = np.diff(tps, axis=0, prepend=0.0)
+    neg = np.diff(fps, axis=0, prepend=0.0)
+    num = (pos * (total_neg - fps + 0.5 * neg)).sum(axis=0)
+    den = total_pos * total_neg
+    with np.errstate(invalid="ignore", divide="ignore"):
+        auc = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+        precision = np.where(tps + fps > 0, tps / np.where(tps + fps > 0, tps + fps, 1.0), 0.0)
+    recall = tps / np.where(total_pos > 0, total_pos, 1.0)
+    ap = (np.diff(recall, axis=0, prepend=0.0) * precision).sum(axis=0)
+    return auc, np.where(total_pos > 0, ap, np.nan)
 
 
 def auroc_weighted(y_true: np.ndarray, scores: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """AUROC for each row of ``weights`` (``B × n`` sample weights, e.g. bootstrap counts)."""
-    y, s = np.asarray(y_true, dtype=bool), np.asarray(scores, dtype=float)
-    w = np.atleast_2d(np.asarray(weights, dtype=float))
-    order = np.argsort(s, kind="mergesort")
-    starts = _distinct_blocks(s[order])
-    wo, yo = w[:, order], y[order]
-    if starts.size == 0:
-        return np.full(w.shape[0], np.nan)
-    pos = np.add.reduceat(wo * yo, starts, axis=1)
-    neg = np.add.reduceat(wo * ~yo, starts, axis=1)
-    neg_below = np.cumsum(neg, axis=1) - neg
-    num = (pos * (neg_below + 0.5 * neg)).sum(axis=1)
-    den = pos.sum(axis=1) * neg.sum(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+    """AUROC for each row of ``weights`` (``B × n``)."""
+    return ranking_weighted(y_true, scores, weights)[0]
 
 
 def average_precision_weighted(y_true: np.ndarray, scores: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """Average precision for each row of ``weights`` (``B × n``)."""
-    y, s = np.asarray(y_true, dtype=bool), np.asarray(scores, dtype=float)
-    w = np.atleast_2d(np.asarray(weights, dtype=float))
-    order = np.argsort(-s, kind="mergesort")
-    starts = _distinct_blocks(s[order])
-    if starts.size == 0:
-        return np.full(w.shape[0], np.nan)
-    wo, yo = w[:, order], y[order]
-    tps = np.cumsum(np.add.reduceat(wo * yo, starts, axis=1), axis=1)
-    fps = np.cumsum(np.add.reduceat(wo * ~yo, starts, axis=1), axis=1)
-    total_pos = tps[:, -1:]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        precision = np.where(tps + fps > 0, tps / np.where(tps + fps > 0, tps + fps, 1.0), 0.0)
-        recall = tps / np.where(total_pos > 0, total_pos, 1.0)
-    d_recall = np.diff(recall, axis=1, prepend=0.0)
-    ap = (d_recall * precision).sum(axis=1)
-    return np.where(total_pos[:, 0] > 0, ap, np.nan)
+    return ranking_weighted(y_true, scores, weights)[1]
 
 
 def prf_weighted(counts: np.ndarray, weights: np.ndarray) -> dict[str, np.ndarray]:
@@ -278,8 +284,8 @@ def bootstrap_weights(groups: Sequence[Any], n: int = 1000, seed: int = 0) -> np
         return np.zeros((n, 0))
     rng = np.random.default_rng(seed)
     draws = rng.integers(0, n_groups, size=(n, n_groups))
-    group_counts = np.zeros((n, n_groups), dtype=np.float64)
-    np.add.at(group_counts, (np.arange(n)[:, None], draws), 1.0)
+    flat = (draws + (np.arange(n) * n_groups)[:, None]).ravel()
+    group_counts = np.bincount(flat, minlength=n * n_groups).reshape(n, n_groups).astype(np.float64)
     return group_counts[:, dense]
 
 

@@ -16,14 +16,13 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
+from typing import Any, Callable, Mapping, Optional, Sequence
 
 from rt4chart.errors import InputError
 
 from .baselines import choose_threshold, rougel_risk, uncovered_token_risk
-from .datasets import EvalRecord, load_dataset, load_ragtruth, _resolve_dir
-from .scoring import Prediction, align, evaluate, prediction_from_result, read_predictions, render_markdown, \
-    write_predictions
+from .datasets import EvalRecord, _resolve_dir, load_ragtruth
+from .scoring import Prediction, align, evaluate, read_predictions, render_markdown, write_predictions
 
 __all__ = ["BASELINES", "baseline_systems", "train_thresholds", "limit_records", "score", "run"]
 

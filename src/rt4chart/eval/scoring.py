@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
@@ -300,11 +300,12 @@ def evaluate(
                 span[scope] = res
             if scores is not None:
                 yy, ss = y[idx], scores[idx]
+                boot_auc, boot_ap = M.ranking_weighted(yy, ss, w)
                 ranking[scope] = {
                     "auroc": _nan_to_none(M.auroc(yy, ss)),
                     "ap": _nan_to_none(M.average_precision(yy, ss)),
-                    "ci": {"auroc": list(M.percentile_interval(M.auroc_weighted(yy, ss, w), confidence)),
-                           "ap": list(M.percentile_interval(M.average_precision_weighted(yy, ss, w), confidence))},
+                    "ci": {"auroc": list(M.percentile_interval(boot_auc, confidence)),
+                           "ap": list(M.percentile_interval(boot_ap, confidence))},
                 }
         out["answer"] = answer or None
         out["span"] = span or None
