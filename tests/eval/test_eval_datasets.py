@@ -208,9 +208,10 @@ def _write_csv(path: Path, header: list[str], rows: list[list]) -> None:
         w.writerows(rows)
 
 
-def test_ragtruth_pp_published_layout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("RT4CHART_DATA_DIR", str(tmp_path / "no-data"))
-    monkeypatch.chdir(tmp_path)
+def test_ragtruth_pp_published_layout(tmp_path: Path) -> None:
+    from rt4chart.eval.datasets import load_ragtruth_pp
+
+    no_rt = tmp_path  # holds no ragtruth/: contexts come from the prompts
     pp = tmp_path / "pp"
     pp.mkdir()
     answer = "The bridge opened in 1932.\nIt is 3 km long."
@@ -224,18 +225,19 @@ def test_ragtruth_pp_published_layout(tmp_path: Path, monkeypatch: pytest.Monkey
     _write_csv(pp / "hallucination_spans.csv",
                ["start_pos", "end_pos", "span_text", "label", "reasoning", "stable_id", "message_stable_id"],
                [[27, 43, "It is 3 km long.", "hallucination", "length not in context", "s1", "m2"]])
-    recs = load_dataset("ragtruth++", path=pp)
+    recs = load_ragtruth_pp(pp, ragtruth_root=no_rt)
     assert [r.id for r in recs] == ["no-such-id-11865", "m4"]
     a, b = recs
     assert a.hallucinated and a.spans == (GoldSpan(27, 43, "baseless"),) and a.answer[27:43] == "It is 3 km long."
     assert a.task == "qa" and a.context.startswith("Briefly answer") and a.model == "gpt-4-0613"
     assert not b.hallucinated and b.spans == () and b.task == "unknown"
-    assert [r.id for r in load_dataset("ragtruth++", path=pp / "messages.csv", task="qa")] == ["no-such-id-11865"]
+    assert [r.id for r in load_ragtruth_pp(pp / "messages.csv", task="qa", ragtruth_root=no_rt)] == \
+        ["no-such-id-11865"]
     _write_csv(pp / "hallucination_spans.csv",
                ["start_pos", "end_pos", "span_text", "label", "reasoning", "stable_id", "message_stable_id"],
                [[27, 99, "x", "hallucination", "", "s1", "m2"]])
     with pytest.raises(InputError) as err:
-        load_dataset("ragtruth++", path=pp)
+        load_ragtruth_pp(pp, ragtruth_root=no_rt)
     assert err.value.record == "no-such-id-11865" and err.value.field == "hallucination_spans"
     (pp / "hallucination_spans.csv").unlink()
     with pytest.raises(InputError, match="hallucination_spans.csv"):
