@@ -148,3 +148,19 @@ def test_real_reference_values(tmp_path: Path) -> None:
     r = json.loads((tmp_path / "uncovered" / "metrics.json").read_text())["systems"]["uncovered"]["ranking"]
     assert 0.76 <= r["overall"]["auroc"] <= 0.80
     assert 0.56 <= r["overall"]["ap"] <= 0.61
+
+
+def test_baseline_command_writes_scorable_predictions(data_dir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "uncov.jsonl"
+    res = CliRunner().invoke(main, ["eval", "baseline", "--name", "uncovered-token", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    preds = [json.loads(line) for line in out.read_text().splitlines()]
+    recs = load_ragtruth("test")
+    assert [p["id"] for p in preds] == [r.id for r in recs]
+    assert [p["score"] for p in preds] == pytest.approx([uncovered_token_risk(r.context, r.answer) for r in recs])
+    res = CliRunner().invoke(main, ["eval", "score", "-p", str(out), "--bootstrap", "20", "-o", str(tmp_path / "s")])
+    assert res.exit_code == 0, res.output
+    systems = json.loads((tmp_path / "s" / "metrics.json").read_text())["systems"]
+    # our predictions file and the built-in baseline row are the same system, scored by the same code
+    assert systems["uncov"]["answer"] == systems["uncovered-token"]["answer"]
+    assert systems["uncov"]["ranking"] == systems["uncovered-token"]["ranking"]

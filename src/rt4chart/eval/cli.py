@@ -121,6 +121,41 @@ def score_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional
     sys.exit(EXIT_PARTIAL if errors else EXIT_OK)
 
 
+@eval_group.command("baseline")
+@click.option("--dataset", default="ragtruth", show_default=True, help="as for `score`")
+@click.option("--split", default="test", show_default=True)
+@click.option("--task", default=None)
+@click.option("--path", "data_path", default=None, help="as for `score`")
+@click.option("--name", "baseline", required=True,
+              type=click.Choice(["always-hallucinated", "uncovered-token", "rouge-l"]),
+              help="uncovered-token and rouge-l flag risk >= the F1-best threshold on the RAGTruth train split")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="predictions JSONL to write")
+def baseline_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[str], baseline: str,
+                 output: str) -> None:
+    """Write a baseline's predictions (id, hallucinated, score, spans) for a dataset, to score like any detector."""
+    from .runner import baseline_systems
+    from .scoring import write_predictions
+
+    console = _console()
+    try:
+        records = _load(dataset, split, task, data_path, None)
+        thresholds = None if baseline == "always-hallucinated" else _thresholds(dataset, data_path, console)
+    except (ConfigError, InputError, MissingDependencyError) as exc:
+        _fail(console, exc)
+        return
+    systems, notes = baseline_systems(records, thresholds)
+    preds = systems[baseline]
+    if any(p.hallucinated is None for p in preds):
+        preds = [type(p)(p.id, False, p.score, p.spans, p.label, p.evidence) for p in preds]
+        console.print("[yellow]note:[/yellow] no train threshold: every answer is written as not flagged; "
+                      "use the score (AUROC/AP) only", highlight=False, soft_wrap=True)
+    Path(output).parent.mkdir(parents=True, exist_ok=True)
+    write_predictions(output, preds)
+    thr = notes.get(baseline, {}).get("threshold")
+    console.print(f"wrote {len(preds)} predictions to {output}" + (f" (threshold {thr:.4f})" if thr is not None
+                                                                    else ""), highlight=False, soft_wrap=True)
+
+
 def _judge_options(f: Any) -> Any:
     from rt4chart.cli import judge_options
 
