@@ -1,0 +1,141 @@
+"""``rt4chart triage``: score and route records with a RAGScope gate, or run the evaluation protocol.
+
+    rt4chart triage INPUT --review 0.1 --accept 0.5 [-o routes.jsonl]   # same as: rt4chart triage route INPUT ...
+    rt4chart triage eval --split test --json gate.json --markdown gate.md
+
+Routing writes one JSON line per input record: ``{"id", "risk", "route"}`` with route ``review`` (the riskiest
+``--review`` fraction), ``accept`` (the safest ``--accept`` fraction) or ``verify`` (everything else, for the
+judge). A record that cannot be read gets ``"route": "verify"``, ``"risk": null`` and its ``error``: it is never
+accepted unread. Exit codes: 0 all records scored, 1 some records invalid, 2 usage error.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any, Optional
+
+import click
+
+from ..errors import InputError, Rt4chartError
+
+EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE = 0, 1, 2
+
+
+class _TriageGroup(click.Group):
+    """A group whose first argument, when it is not a subcommand, is the input of ``route``."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("--help", "-h"):
+            args = ["route", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group("triage", cls=_TriageGroup)
+def triage_group() -> None:
+    """RAGScope risk gate: score and route records (default), or evaluate the gate (``eval``)."""
+
+
+def _load_gate(spec: str) -> Any:
+    from . import RAGScopeZ, load_default_gate, load_gate
+
+    if spec == "default":
+        return load_default_gate()
+    if spec.lower() == "z":
+        return RAGScopeZ().fit([])
+    return load_gate(spec)
+
+
+@triage_group.command("route")
+@click.argument("input_path", metavar="INPUT", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--review", type=click.FloatRange(0.0, 1.0), default=0.0, show_default=True,
+              help="fraction of highest-risk records routed to review")
+@click.option("--accept", type=click.FloatRange(0.0, 1.0), default=0.0, show_default=True,
+              help="fraction of lowest-risk records accepted without the judge")
+@click.option("--gate", "gate_spec", default="default", show_default=True,
+              help="'default' (shipped RAGScope-E), 'z' (training-free uncovered-token) or a saved gate .npz")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-", show_default=True,
+              help="JSONL output file ('-' = stdout)")
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "csv"]), default=None,
+              help="input format (default: from the file name or content)")
+def route_command(input_path: str, review: float, accept: float, gate_spec: str, output: str,
+                  fmt: Optional[str]) -> None:
+    """Score INPUT records with the gate and write a risk and a route per record."""
+    from ..io import read_rows, validate_record
+    from .routing import route
+
+    try:
+        gate = _load_gate(gate_spec)
+        rows = list(read_rows(input_path, fmt))
+    except Rt4chartError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_USAGE)
+    valid: list[tuple[int, dict]] = []
+    out: list[dict] = []
+    for row in rows:
+        try:
+            if row.error is not None:
+                raise row.error
+            rec = validate_record(row.data, row.index)
+        except InputError as exc:
+            rid = row.data.get("id") if isinstance(row.data, dict) else None
+            out.append({"id": rid if rid is not None else f"#{row.index}", "risk": None, "route": "verify",
+                        "error": str(exc)})
+        else:
+            valid.append((len(out), rec))
+            out.append({"id": rec["id"], "risk": None, "route": None})
+    if valid:
+        scores = gate.predict_proba([rec for _, rec in valid])[:, 1]
+        for (pos, _), score, r in zip(valid, scores, route(scores, review=review, accept=accept)):
+            out[pos]["risk"] = round(float(score), 6)
+            out[pos]["route"] = r
+    stream = sys.stdout if output == "-" else open(output, "w", encoding="utf-8")
+    try:
+        for item in out:
+            stream.write(json.dumps(item, ensure_ascii=False) + "\n")
+    finally:
+        if stream is not sys.stdout:
+            stream.close()
+    counts = Counter(item["route"] for item in out)
+    errors = sum("error" in item for item in out)
+    click.echo(
+        f"{len(out)} records: " + ", ".join(f"{k} {counts.get(k, 0)}" for k in ("accept", "verify", "review"))
+        + (f" ({errors} invalid, sent to verify)" if errors else ""),
+        err=True,
+    )
+    sys.exit(EXIT_RECORD_ERRORS if errors else EXIT_OK)
+
+
+@triage_group.command("eval")
+@click.option("--split", default="test", show_default=True, help="RAGTruth split to evaluate on")
+@click.option("--data-root", default=None, help="folder holding ragtruth/ (default: RT4CHART_DATA_DIR or shared/data)")
+@click.option("--n-boot", type=click.IntRange(10), default=1000, show_default=True, help="group-bootstrap resamples")
+@click.option("--seed", type=int, default=13, show_default=True, help="fold and bootstrap seed")
+@click.option("--seeds", "n_seeds", type=click.IntRange(2), default=10, show_default=True,
+              help="repetitions of the target-only calibration curve")
+@click.option("--transfer/--no-transfer", default=True, show_default=True, help="leave-one-task-out study")
+@click.option("--calibration/--no-calibration", default=True, show_default=True,
+              help="target-only calibration curve (k = 25/50/100/200 labels per task)")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None, help="write all results as JSON")
+@click.option("--markdown", "md_path", type=click.Path(dir_okay=False), default=None, help="write the tables")
+def eval_command(split: str, data_root: Optional[str], n_boot: int, seed: int, n_seeds: int, transfer: bool,
+                 calibration: bool, json_path: Optional[str], md_path: Optional[str]) -> None:
+    """Run the RAGScope protocol (grouped CV, intervals, operating points, transfer) on RAGTruth."""
+    from .protocol import load_ragtruth_data, render_markdown, run_protocol
+
+    try:
+        data = load_ragtruth_data(split, root=data_root)
+    except Rt4chartError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_USAGE)
+    result = run_protocol(data, n_boot=n_boot, seed=seed, transfer=transfer, calibration=calibration,
+                          n_seeds=n_seeds, log=lambda msg: click.echo(f"[triage eval] {msg}", err=True))
+    result["split"] = split
+    md = render_markdown(result)
+    if json_path:
+        Path(json_path).write_text(json.dumps(result, indent=1), encoding="utf-8")
+    if md_path:
+        Path(md_path).write_text(md, encoding="utf-8")
+    click.echo(md)

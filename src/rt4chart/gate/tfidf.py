@@ -1,0 +1,117 @@
+"""The §II-C TF-IDF space, fitted and applied on token arrays instead of strings.
+
+It is the model of ``TfidfVectorizer(token_pattern=r"[^\\W_]{2,}", stop_words="english", ngram_range=(1, 2),
+min_df=1, norm="l2")`` (scikit-learn English stop words, L2-normalised unigram+bigram vectors, smooth IDF) — the
+tests check that vocabulary, IDF and vectors match scikit-learn's — but it reuses the gate's tokenisation, so a text
+is tokenised once for every feature, and turns n-grams into 64-bit keys so transforming a batch is a few sorts and a
+sparse matrix build with no Python code per token. Bigrams are formed after stop-word removal, inside a document
+for document vectors and inside a sentence for sentence vectors, as scikit-learn would on those strings.
+
+Only the vocabulary strings and their document frequencies are learned state; the 64-bit keys are recomputed in the
+running process (``hash`` of a string is salted per process), so saved models never depend on hash values.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from ..errors import InputError
+from ._arrays import uniq_counts, uniq_first
+
+__all__ = ["TfidfSpace"]
+
+_MIX = np.int64(-7046029254386353131)  # odd 64-bit constant (golden ratio), mixes the first token of a bigram
+_MIN_LEN = 2
+
+
+def _bigram_keys(left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore"):
+        return (left * _MIX + right) ^ np.int64(0x5BD1E995)
+
+
+def term_stream(hashes: np.ndarray, lengths: np.ndarray, stop: np.ndarray, rows: np.ndarray):
+    """Unigram and bigram keys with their row (document or sentence) and the position of their first token.
+
+    ``rows`` must be non-decreasing (tokens in text order). Returns ``(keys, rows, first, second)`` where ``second``
+    is -1 for unigrams.
+    """
+    keep = np.flatnonzero((lengths >= _MIN_LEN) & ~stop)
+    h, r = hashes[keep], rows[keep]
+    same = r[1:] == r[:-1]
+    bi = np.flatnonzero(same)
+    keys = np.concatenate([h, _bigram_keys(h[bi], h[bi + 1])])
+    out_rows = np.concatenate([r, r[bi]])
+    first = np.concatenate([keep, keep[bi]])
+    second = np.concatenate([np.full(keep.size, -1), keep[bi + 1]])
+    return keys, out_rows, first, second
+
+
+class TfidfSpace:
+    """A fitted TF-IDF vocabulary: ``terms`` (unigrams and space-joined bigrams) and their document frequencies."""
+
+    def __init__(self, terms: Sequence[str], df: np.ndarray, n_docs: int) -> None:
+        if len(terms) != len(df):
+            raise InputError(f"TF-IDF vocabulary has {len(terms)} terms but {len(df)} document frequencies")
+        self.terms = list(terms)
+        self.df = np.asarray(df, dtype=np.int64)
+        self.n_docs = int(n_docs)
+        # Smooth IDF, as scikit-learn: ln((1 + n) / (1 + df)) + 1.
+        self.idf = np.log((1.0 + self.n_docs) / (1.0 + self.df)) + 1.0
+        self._keys, self._order = self._term_keys(self.terms)
+
+    @staticmethod
+    def _term_keys(terms: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        n_parts = np.fromiter(map(str.count, terms, [" "] * len(terms)), dtype=np.int64, count=len(terms)) + 1
+        if np.any(n_parts > 2):
+            raise InputError("TF-IDF terms must be unigrams or bigrams")
+        parts = " ".join(terms).split(" ") if terms else []
+        ph = np.fromiter(map(hash, parts), dtype=np.int64, count=len(parts))
+        start = np.concatenate([[0], np.cumsum(n_parts)[:-1]]).astype(np.int64)
+        keys = ph[start].copy()
+        bi = n_parts == 2
+        keys[bi] = _bigram_keys(ph[start[bi]], ph[start[bi] + 1])
+        order = np.argsort(keys, kind="stable")
+        return keys[order], order
+
+    @classmethod
+    def fit(cls, tokens) -> "TfidfSpace":
+        """Learn vocabulary and document frequencies from a tokenised corpus (one row per document)."""
+        keys, rows, first, second = term_stream(tokens.hashes, tokens.lengths, tokens.stop, tokens.doc)
+        # Document frequency = number of distinct (document, term) pairs per term.
+        with np.errstate(over="ignore"):
+            pair = keys ^ (rows.astype(np.int64) * np.int64(0x2545F4914F6CDD1D))
+        _, pair_first = uniq_first(pair)
+        _, inv_first, df = uniq_counts(keys[pair_first])
+        at = pair_first[inv_first]
+        flat, where = tokens.flat, tokens.where
+        # Fit-time only: one string per vocabulary term, to save the model without hash values.
+        terms = [
+            flat[where[i]] if j < 0 else f"{flat[where[i]]} {flat[where[j]]}"
+            for i, j in zip(first[at].tolist(), second[at].tolist())
+        ]
+        return cls(terms, df, int(tokens.n_tokens.size))
+
+    @property
+    def n_terms(self) -> int:
+        return len(self.terms)
+
+    def vectors(self, tokens, rows: np.ndarray, n_rows: int):
+        """L2-normalised TF-IDF rows (CSR, ``n_rows x n_terms``); ``rows`` gives each token's row, non-decreasing."""
+        from scipy import sparse
+
+        keys, r, _, _ = term_stream(tokens.hashes, tokens.lengths, tokens.stop, rows)
+        if self._keys.size == 0:
+            return sparse.csr_matrix((n_rows, 0))
+        pos = np.searchsorted(self._keys, keys)
+        pos[pos == self._keys.size] = 0
+        known = self._keys[pos] == keys
+        cols = self._order[pos[known]]
+        X = sparse.csr_matrix((np.ones(cols.size), (r[known], cols)), shape=(n_rows, self.n_terms))
+        X.sum_duplicates()
+        X.data *= self.idf[X.indices]
+        norms = np.sqrt(np.bincount(np.repeat(np.arange(n_rows), np.diff(X.indptr)), weights=X.data**2,
+                                    minlength=n_rows))
+        X.data /= np.repeat(np.where(norms > 0, norms, 1.0), np.diff(X.indptr))
+        return X
