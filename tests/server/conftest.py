@@ -21,6 +21,7 @@ def make_client() -> Iterator[Any]:
     def make(auditor: Any = None, *, owns_auditor: Optional[bool] = None, raise_server_exceptions: bool = False,
              **settings: Any) -> TestClient:
         settings.setdefault("judge", "lexical")
+        settings.setdefault("gate", False)  # loading the gate's model is slow; the triage tests turn it on
         app = create_app(ServerSettings(**settings), auditor=auditor, owns_auditor=owns_auditor)
         client = TestClient(app, raise_server_exceptions=raise_server_exceptions)
         client.__enter__()
@@ -38,6 +39,7 @@ def live_server() -> Iterator[Any]:
 
     def start(auditor: Any = None, **settings: Any) -> LiveServer:
         settings.setdefault("judge", "lexical")
+        settings.setdefault("gate", False)
         srv = LiveServer(create_app(ServerSettings(**settings), auditor=auditor)).__enter__()
         servers.append(srv)
         return srv

@@ -55,6 +55,8 @@ class FakeAuditor:
         if self.fail is not None:
             raise self.fail
         answer, context = record["answer"], record["context"]
+        if isinstance(context, list):
+            context = "\n\n".join(context)
         if not isinstance(answer, str) or not answer.strip():
             raise InputError("is empty", record=record.get("id"), field="answer")
         label = Label.CONTRADICTED if " not " in f" {answer} " else Label.ENTAILED

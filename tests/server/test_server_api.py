@@ -10,7 +10,7 @@ import types
 import pytest
 from server_helpers import FakeAuditor, paper_record
 
-from rt4chart.errors import ConfigError, JudgeError
+from rt4chart.errors import ConfigError, InputError, JudgeError
 from rt4chart.server import ServerSettings
 from rt4chart.types import AuditResult
 
@@ -33,6 +33,7 @@ def test_healthz_and_info_report_the_judge_built_at_startup(make_client):
     assert info["config"] == {"window": 25, "overlap": 10, "global_verification": True}
     assert info["versions"]["rt4chart"] and info["versions"]["fastapi"]
     assert info["limits"]["max_records"] == 100 and info["auth"] is False
+    assert info["gate"] is False and "disabled" in info["gate_error"]
     assert client.app.state.auditor is not None
     auditor = client.app.state.auditor
     client.get("/healthz")
@@ -108,18 +109,34 @@ def test_audit_paper_example_with_the_offline_judge(make_client):
 
 
 def test_audit_batch_keeps_order_and_isolates_bad_records(make_client):
-    client = make_client()
-    good = paper_record()
-    batch = {"records": [good, {"id": "empty", "context": "Some context.", "answer": "  "},
+    class Picky(FakeAuditor):  # the record validator rejects what the schema cannot express
+        async def audit(self, record, *, index=None):
+            if record["id"] == "bad":
+                raise InputError("is not what we want", record="bad", field="answer")
+            return await super().audit(record, index=index)
+
+    client = make_client(Picky())
+    batch = {"records": [{"id": "x", "context": "c", "answer": "a"}, {"id": "bad", "context": "c", "answer": "a"},
                          {"context": ["First passage.", "Second passage."], "answer": "First passage."}]}
     resp = client.post("/v1/audit", json=batch)
     assert resp.status_code == 200, resp.text
     results = resp.json()["results"]
-    assert [r["id"] for r in results] == ["paper-figure-1", "empty", 2]  # a missing id becomes the position
-    assert results[0]["label"] in {"contradicted", "baseless"}
-    assert results[1] == {"id": "empty", "index": 1,
-                          "error": {"field": "answer", "message": results[1]["error"]["message"], "kind": "input"}}
+    assert [r["id"] for r in results] == ["x", "bad", 2]  # a missing id becomes the position
+    assert results[1] == {"id": "bad", "index": 1, "error": {
+        "field": "answer", "message": "record 'bad', field 'answer': is not what we want", "kind": "input"}}
     assert results[2]["label"] == "entailed" and results[2]["context"] == "First passage.\n\nSecond passage."
+
+
+def test_audit_batch_with_the_offline_judge(make_client):
+    client = make_client()
+    batch = {"records": [paper_record(), {"context": ["First passage.", "Second passage."],
+                                          "answer": "First passage."}]}
+    results = client.post("/v1/audit", json=batch).json()["results"]
+    assert results[0]["id"] == "paper-figure-1" and results[0]["hallucinated"] is True
+    assert results[1]["label"] == "entailed" and results[1]["context"] == "First passage.\n\nSecond passage."
+    # A record the schema rejects (a blank answer) makes the whole request a 422 naming it.
+    resp = client.post("/v1/audit", json={"records": [paper_record(), {"id": "empty", "context": "c", "answer": " "}]})
+    assert resp.status_code == 422 and resp.json()["error"]["field"] == "records[1].answer"
 
 
 def test_batch_isolates_a_crashing_record(make_client):
@@ -139,15 +156,25 @@ def test_batch_isolates_a_crashing_record(make_client):
 
 
 def test_single_record_input_error_is_422_with_field(make_client):
-    client = make_client()
-    err = _error(client.post("/v1/audit", json={"id": "x", "context": "Some context.", "answer": ""}), 422, "input")
-    assert err["field"] == "answer" and "empty" in err["message"]
+    client = make_client(FakeAuditor(fail=InputError("is not valid UTF-8", record="x", field="answer")))
+    err = _error(client.post("/v1/audit", json={"id": "x", "context": "c", "answer": "a"}), 422, "input")
+    assert err["field"] == "answer" and "UTF-8" in err["message"]
+
+
+def test_invalid_unicode_is_rejected_before_the_judge(make_client):
+    fake = FakeAuditor()
+    body = json.dumps({"id": "x", "context": "Some context.", "answer": "bad \udc80 bytes"})
+    err = _error(make_client(fake).post("/v1/audit", content=body, headers={"content-type": "application/json"}),
+                 422, "validation")
+    assert err["field"] == "answer" and fake.calls == 0
 
 
 @pytest.mark.parametrize("body, field", [
     ({"context": 1, "answer": "a"}, "context"),
     ({"context": "c"}, "answer"),
     ({"id": True, "context": "c", "answer": "a"}, "id"),
+    ({"context": "c", "answer": " \n\x1c "}, "answer"),
+    ({"context": [], "answer": "a"}, "context"),
     ({"records": [{"context": "c", "answer": 3}]}, "records[0].answer"),
     ({"records": []}, "records"),
     ([1, 2], None),
@@ -159,7 +186,7 @@ def test_schema_violations_are_422_naming_the_field(make_client, body, field):
     assert err["details"]
 
 
-@pytest.mark.parametrize("raw", [b"{bad json", b'{"context": "c", "answer": "a"', b"\xff\xfe"])
+@pytest.mark.parametrize("raw", [b"{bad json", b'{"context": "c", "answer": "a"', b"\xff\xfe", b"\xc3\x08"])
 def test_bad_json_is_422(make_client, raw):
     fake = FakeAuditor()
     _error(make_client(fake).post("/v1/audit", content=raw, headers={"content-type": "application/json"}),
@@ -185,12 +212,15 @@ def test_oversize_body_is_413_by_header_and_while_streaming(make_client):
     assert client.post("/v1/audit", json=small).status_code == 200
 
 
-def test_too_many_records_is_413(make_client):
+def test_too_many_records_is_422_and_the_limit_is_in_the_schema(make_client):
     fake = FakeAuditor()
     client = make_client(fake, max_records=3)
     recs = [{"id": i, "context": "c", "answer": "a"} for i in range(4)]
-    err = _error(client.post("/v1/audit", json={"records": recs}), 413, "too_many_records")
-    assert err["field"] == "records" and fake.calls == 0
+    err = _error(client.post("/v1/audit", json={"records": recs}), 422, "too_many_records")
+    assert err["field"] == "records" and "at most 3" in err["message"] and fake.calls == 0
+    _error(client.post("/v1/triage", json={"records": recs}), 422, "too_many_records")
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    assert schemas["AuditBatch"]["properties"]["records"]["maxItems"] == 3
     assert len(client.post("/v1/audit", json={"records": recs[:3]}).json()["results"]) == 3
 
 
@@ -247,7 +277,7 @@ def test_token_is_read_from_the_environment_once():
 # -- /v1/triage -------------------------------------------------------------------------------------------------
 def test_triage_without_the_gate_is_a_structured_503(make_client, monkeypatch):
     monkeypatch.setitem(sys.modules, "rt4chart.gate", types.ModuleType("rt4chart.gate"))
-    client = make_client(FakeAuditor())
+    client = make_client(FakeAuditor(), gate=True)
     err = _error(client.post("/v1/triage", json={"records": [paper_record()]}), 503, "gate_unavailable")
     assert "gate" in err["message"]
     assert client.get("/v1/info").json()["gate"] is False
@@ -263,13 +293,27 @@ def test_triage_scores_records_in_order_with_the_gate(make_client, monkeypatch):
     gate = types.ModuleType("rt4chart.gate")
     gate.risk_scores = risk_scores
     monkeypatch.setitem(sys.modules, "rt4chart.gate", gate)
-    client = make_client(FakeAuditor())
+    client = make_client(FakeAuditor(), gate=True)
     recs = [paper_record(), {"context": ["a.", "b."], "answer": "a."}]
     resp = client.post("/v1/triage", json={"records": recs})
     assert resp.status_code == 200, resp.text
     assert resp.json() == {"results": [{"id": "paper-figure-1", "risk": 0.25}, {"id": 1, "risk": 0.5}]}
     assert seen[1]["context"] == "a.\n\nb." and seen[0]["task"] == "qa"  # validated records reach the gate
-    err = _error(client.post("/v1/triage", json={"records": [{"id": 1, "context": "c", "answer": ""}]}),
-                 422, "input")
+    err = _error(client.post("/v1/triage", json={"records": [{"id": 1, "context": "c", "answer": " "}]}),
+                 422, "validation")
     assert err["field"] == "records[0].answer"
     assert client.get("/v1/info").json()["gate"] is True
+
+
+def test_triage_with_the_shipped_gate(make_client):
+    from rt4chart.server._app import load_gate
+
+    if load_gate()[0] is None:
+        pytest.skip(f"the RAGScope gate is unavailable here: {load_gate()[1]}")
+    client = make_client(FakeAuditor(), gate=True)
+    supported = {"id": "ok", "context": "The trial lasts 14 days.", "answer": "The trial lasts 14 days."}
+    invented = {"id": "bad", "context": "The trial lasts 14 days.", "answer": "Refunds take 90 weeks by fax."}
+    resp = client.post("/v1/triage", json={"records": [supported, invented]})
+    assert resp.status_code == 200, resp.text
+    ok, bad = resp.json()["results"]
+    assert (ok["id"], bad["id"]) == ("ok", "bad") and 0.0 <= ok["risk"] < bad["risk"] <= 1.0

@@ -63,7 +63,7 @@ def test_rt4chart_serve_command_runs_and_stops_on_sigterm(tmp_path: Path):
     env = dict(os.environ, RT4CHART_API_TOKEN="env-token")
     proc = subprocess.Popen(
         [sys.executable, "-c", "from rt4chart.cli import main; main()", "serve", "--port", str(port),
-         "--judge", "lexical", "--max-records", "2", "--log-level", "info"],
+         "--judge", "lexical", "--max-records", "2", "--no-gate", "--log-level", "info"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -82,8 +82,11 @@ def test_rt4chart_serve_command_runs_and_stops_on_sigterm(tmp_path: Path):
         out = httpx.post(f"{url}/v1/audit", json=paper_record(), headers=auth, timeout=10).json()
         assert out["judge"] == "lexical" and len(out["claims"]) == 5
         too_many = {"records": [paper_record()] * 3}
-        assert httpx.post(f"{url}/v1/audit", json=too_many, headers=auth, timeout=10).status_code == 413
-        assert httpx.get(f"{url}/v1/info", headers=auth, timeout=10).json()["limits"]["max_records"] == 2
+        assert httpx.post(f"{url}/v1/audit", json=too_many, headers=auth, timeout=10).status_code == 422
+        info = httpx.get(f"{url}/v1/info", headers=auth, timeout=10).json()
+        assert info["limits"]["max_records"] == 2 and info["gate"] is False
+        triage = httpx.post(f"{url}/v1/triage", json={"records": [paper_record()]}, headers=auth, timeout=10)
+        assert triage.status_code == 503 and triage.json()["error"]["kind"] == "gate_unavailable"
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -98,11 +101,15 @@ def test_rt4chart_serve_command_runs_and_stops_on_sigterm(tmp_path: Path):
 
 
 def test_rt4chart_serve_rejects_an_unavailable_judge():
-    proc = subprocess.run([sys.executable, "-c", "from rt4chart.cli import main; main()", "serve", "--judge",
-                           "local", "--port", str(free_port())], capture_output=True, text=True, timeout=60)
-    if proc.returncode == 0:  # pragma: no cover - a build with the trained judge installed
+    from click.testing import CliRunner
+
+    from rt4chart.cli import main
+    from rt4chart.judges.registry import local_judge_available
+
+    if local_judge_available():  # pragma: no cover - a build with the trained judge installed
         pytest.skip("the local judge is installed here")
-    assert proc.returncode == 2 and "local judge" in proc.stderr
+    result = CliRunner().invoke(main, ["serve", "--judge", "local", "--port", str(free_port())])
+    assert result.exit_code == 2 and "local judge" in result.output
 
 
 # -- the web page in headless Chromium --------------------------------------------------------------------------

@@ -1,8 +1,6 @@
 """The FastAPI application: ``POST /v1/audit``, ``POST /v1/triage``, ``GET /v1/info``, ``GET /healthz`` and a web
 page at ``/``. The judge is built once at startup (lifespan) and shared by all requests."""
 
-from __future__ import annotations
-
 import asyncio
 import hmac
 import importlib
@@ -17,20 +15,20 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from .. import __version__
-from ..errors import InputError, MissingDependencyError
+from ..errors import ConfigError, InputError, MissingDependencyError, Rt4chartError
 from ..types import AuditResult, RecordError
 from . import _errors
 from ._errors import ApiError
 from ._limits import BodySizeLimit
-from ._models import (AuditBatchResult, AuditBody, AuditRecord, ErrorBody, Health, SafeJSONResponse,
-                      TriageRequest, TriageResult)
+from ._models import AuditBatchResult, AuditRecord, ErrorBody, Health, SafeJSONResponse, TriageResult, request_models
 from ._page import web_page
 from ._settings import ServerSettings
 
 log = logging.getLogger("rt4chart.server")
 
 _ERRORS = {status: {"model": ErrorBody, "description": text} for status, text in {
-    401: "missing or wrong bearer token", 413: "body or batch too large", 422: "invalid JSON or record",
+    400: "malformed request", 401: "missing or wrong bearer token", 413: "request body too large",
+    422: "invalid JSON, invalid record, or more records than the limit",
     500: "internal error", 503: "not ready, or the gate is not installed", 504: "audit timed out",
 }.items()}
 
@@ -73,18 +71,22 @@ async def _close(obj: Any) -> None:
             return
 
 
-def _gate() -> Callable[[list], Any]:
-    """``rt4chart.gate.risk_scores``, or a 503 naming what is missing."""
+def load_gate() -> tuple[Optional[Callable[[list], Any]], str]:
+    """``(rt4chart.gate.risk_scores, "")`` with its default model loaded, or ``(None, why it is unavailable)``."""
     try:
         gate = importlib.import_module("rt4chart.gate")
     except ImportError as exc:
-        raise ApiError(503, f"the RAGScope gate is not installed: {exc}; pip install 'rt4chart[gate]'",
-                       kind="gate_unavailable") from exc
+        return None, f"the RAGScope gate is not installed ({exc}); pip install 'rt4chart[gate]'"
     fn = getattr(gate, "risk_scores", None)
     if not callable(fn):
-        raise ApiError(503, "the RAGScope gate is not installed in this build (rt4chart.gate.risk_scores missing)",
-                       kind="gate_unavailable")
-    return fn
+        return None, "the RAGScope gate is not installed in this build (rt4chart.gate.risk_scores is missing)"
+    loader = getattr(gate, "load_default_gate", None)
+    if callable(loader):
+        try:
+            loader()  # load the model now, so the first request does not pay for it
+        except (Rt4chartError, ImportError, OSError) as exc:
+            return None, f"the RAGScope gate cannot be loaded: {exc}"
+    return fn, ""
 
 
 def create_app(
@@ -94,11 +96,16 @@ def create_app(
     ``settings.judge`` at startup; tests and embedders pass their own. The judge is closed at shutdown when the
     app owns it (by default: when it built it)."""
     settings = settings or ServerSettings()
+    AuditBody, TriageRequest = request_models(settings.max_records)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         owned = auditor is None if owns_auditor is None else owns_auditor
         app.state.auditor = build_auditor(settings) if auditor is None else auditor
+        if settings.gate:  # load in the background: the service is ready before the gate's model is
+            app.state.gate_task = asyncio.ensure_future(asyncio.to_thread(load_gate))
+        else:
+            app.state.gate = (None, "the gate is disabled on this server (rt4chart serve --no-gate)")
         judge = getattr(app.state.auditor, "judge", None)
         log.info("rt4chart server ready: judge=%s model=%s", getattr(judge, "name", "?"), _model_name(judge))
         try:
@@ -107,11 +114,15 @@ def create_app(
             if owned and judge is not None:
                 await _close(judge)
             app.state.auditor = None
+            task = getattr(app.state, "gate_task", None)
+            if task is not None:
+                await task  # a loading thread cannot be cancelled; let it finish before the loop closes
 
     app = FastAPI(
         title="rt4chart", version=__version__, lifespan=lifespan, default_response_class=SafeJSONResponse,
         description="Claim-level, evidence-grounded hallucination auditing of RAG answers (RT4CHART).",
     )
+    app.state.gate = app.state.gate_task = None
     app.state.auditor = auditor  # an injected auditor serves at once, even where the lifespan does not run
     app.state.settings = settings
     _errors.install(app)
@@ -126,6 +137,15 @@ def create_app(
             raise ApiError(401, "missing or wrong bearer token", headers={"WWW-Authenticate": "Bearer"})
 
     guarded = [Depends(authorize)] if settings.token is not None else []
+
+    async def gate_state(request: Request) -> tuple[Optional[Callable[[list], Any]], str]:
+        state = request.app.state
+        if getattr(state, "gate", None) is None:
+            task = getattr(state, "gate_task", None)
+            if task is None:  # the lifespan did not run (an embedding ASGI host): load on first use
+                task = state.gate_task = asyncio.ensure_future(asyncio.to_thread(load_gate))
+            state.gate = await asyncio.shield(task)
+        return state.gate
 
     def current_auditor(request: Request) -> Any:
         aud = request.app.state.auditor
@@ -159,11 +179,7 @@ def create_app(
         judge = getattr(aud, "judge", None)
         config = getattr(aud, "config", None)
         decomposer = getattr(aud, "decomposer", None)
-        try:
-            _gate()
-            gate = True
-        except ApiError:
-            gate = False
+        gate_fn, gate_why = await gate_state(request)
         return {
             "judge": getattr(judge, "name", None), "model": _model_name(judge),
             "decomposer": getattr(decomposer, "name", None),
@@ -171,7 +187,8 @@ def create_app(
                        if hasattr(config, k)},
             "limits": {"max_body_bytes": settings.max_body_bytes, "max_records": settings.max_records,
                        "timeout_s": settings.timeout_s},
-            "auth": settings.token is not None, "gate": gate, "versions": _versions(),
+            "auth": settings.token is not None, "gate": gate_fn is not None, "gate_error": gate_why or None,
+            "versions": _versions(),
         }
 
     @app.post("/v1/audit", dependencies=guarded, response_model=Union[AuditResult, AuditBatchResult], responses=_ERRORS,
@@ -184,9 +201,6 @@ def create_app(
         if isinstance(body, AuditRecord):
             result = await run_audit(aud, as_input(body, 0), 0)
             return SafeJSONResponse(result.to_json())
-        if len(body.records) > settings.max_records:
-            raise ApiError(413, f"{len(body.records)} records in one request; the limit is {settings.max_records}",
-                           kind="too_many_records", field="records")
         records = [as_input(r, i) for i, r in enumerate(body.records)]
         sem = asyncio.Semaphore(settings.concurrency)
 
@@ -209,9 +223,6 @@ def create_app(
     @app.post("/v1/triage", dependencies=guarded, response_model=TriageResult, responses=_ERRORS, tags=["audit"])
     async def triage(request: Request, body: TriageRequest) -> Response:
         """Hallucination risk of each record from the RAGScope gate (cheap; no judge call)."""
-        if len(body.records) > settings.max_records:
-            raise ApiError(413, f"{len(body.records)} records in one request; the limit is {settings.max_records}",
-                           kind="too_many_records", field="records")
         from ..io import validate_record
 
         records = []
@@ -220,11 +231,13 @@ def create_app(
                 records.append(validate_record(as_input(r, i), i))
             except InputError as exc:
                 raise ApiError(422, str(exc), kind="input", field=f"records[{i}].{exc.field}") from exc
-        risk_scores = _gate()
+        risk_scores, why = await gate_state(request)
+        if risk_scores is None:
+            raise ApiError(503, why, kind="gate_unavailable")
         try:
             scores = await asyncio.to_thread(risk_scores, records)
-        except MissingDependencyError as exc:
-            raise ApiError(503, str(exc), kind="gate_unavailable") from exc
+        except (MissingDependencyError, ConfigError) as exc:
+            raise ApiError(503, f"the RAGScope gate failed: {exc}", kind="gate_unavailable") from exc
         return SafeJSONResponse({"results": [{"id": r["id"], "risk": float(s)} for r, s in zip(records, scores)]})
 
     page = web_page(auth=settings.token is not None)

@@ -19,6 +19,10 @@ _KINDS = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_f
           503: "unavailable", 504: "timeout"}
 
 
+# What FastAPI raises (as a 400) when a JSON body cannot even be decoded; we answer it like any bad JSON.
+_FASTAPI_BODY_ERROR = "There was an error parsing the body"
+
+
 class ApiError(Exception):
     """An error answered as structured JSON with ``status``."""
 
@@ -62,9 +66,10 @@ def _validation(exc: RequestValidationError) -> ApiError:
         return ApiError(422, f"request body is not valid JSON: {msg}", kind="bad_json")
     details = [{"field": _loc(e.get("loc", ())), "message": str(e.get("msg", "")), "type": str(e.get("type", ""))}
                for e in errors[:20]]
-    first = details[0] if details else {"field": None, "message": "invalid request"}
+    first = details[0] if details else {"field": None, "message": "invalid request", "type": ""}
     where = f"{first['field']}: " if first["field"] else ""
-    return ApiError(422, f"invalid request: {where}{first['message']}", field=first["field"] or None,
+    kind = "too_many_records" if (first["field"], first["type"]) == ("records", "too_long") else "validation"
+    return ApiError(422, f"invalid request: {where}{first['message']}", kind=kind, field=first["field"] or None,
                     details=details)
 
 
@@ -81,6 +86,9 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400 and exc.detail == _FASTAPI_BODY_ERROR:  # e.g. bytes that are not UTF-8
+            return error_response(ApiError(422, "request body is not valid JSON (undecodable bytes)",
+                                           kind="bad_json"))
         return error_response(ApiError(exc.status_code, str(exc.detail), headers=getattr(exc, "headers", None)))
 
     @app.exception_handler(InputError)

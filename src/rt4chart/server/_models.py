@@ -6,9 +6,23 @@ import json
 from typing import Annotated, Any, Optional, Union
 
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, RootModel, StrictInt, Tag
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, RootModel, Tag
 
 from ..types import AuditResult, RecordError
+
+
+# Text with something besides whitespace (Python's notion: str.strip() also removes \x1c-\x1f).
+Text = Annotated[str, Field(pattern=r"[^\s\x1c-\x1f]")]
+
+
+def _not_bool(value: Any) -> Any:
+    if isinstance(value, bool):
+        raise ValueError("must be a string or an integer, not a boolean")
+    return value
+
+
+# JSON Schema's "integer" includes 300.0; accept it as 300, but never true/false.
+IntId = Annotated[int, BeforeValidator(_not_bool)]
 
 
 class AuditRecord(BaseModel):
@@ -22,29 +36,42 @@ class AuditRecord(BaseModel):
         "answer": "The free trial lasts 30 days.",
     }]})
 
-    id: Optional[Union[StrictInt, str]] = None
-    context: Union[str, list[str]]
+    id: Optional[Union[IntId, Text]] = None
+    context: Union[Text, Annotated[list[Text], Field(min_length=1)]]
     question: Optional[str] = None
-    answer: str
+    answer: Text
     task: Optional[str] = None
-
-
-class AuditBatch(BaseModel):
-    """Several records in one request; each is audited independently and a bad one does not fail the others."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    records: list[AuditRecord] = Field(min_length=1)
 
 
 def _shape(value: Any) -> str:
     return "batch" if isinstance(value, dict) and "records" in value else "record"
 
 
-class AuditBody(RootModel[Annotated[
-    Union[Annotated[AuditRecord, Tag("record")], Annotated[AuditBatch, Tag("batch")]], Discriminator(_shape)
-]]):
-    """The body of ``POST /v1/audit``: a record, or ``{"records": [...]}`` (chosen by the ``records`` key)."""
+def request_models(max_records: int) -> tuple[type[BaseModel], type[BaseModel]]:
+    """``(AuditBody, TriageRequest)`` with the server's per-request record limit (``maxItems``; over it is a 422
+    of kind ``too_many_records``)."""
+    records_field = Field(min_length=1, max_length=max_records)
+
+    class AuditBatch(BaseModel):
+        """Several records in one request; each is audited on its own and a bad one does not fail the others."""
+
+        model_config = ConfigDict(extra="forbid")
+
+        records: list[AuditRecord] = records_field
+
+    class AuditBody(RootModel[Annotated[
+        Union[Annotated[AuditRecord, Tag("record")], Annotated[AuditBatch, Tag("batch")]], Discriminator(_shape)
+    ]]):
+        """The body of ``POST /v1/audit``: a record, or ``{"records": [...]}`` (chosen by the ``records`` key)."""
+
+    class TriageRequest(BaseModel):
+        """Records to score with the RAGScope gate (no judge is called)."""
+
+        model_config = ConfigDict(extra="forbid")
+
+        records: list[AuditRecord] = records_field
+
+    return AuditBody, TriageRequest
 
 
 class RecordFailure(BaseModel):
@@ -59,14 +86,6 @@ class AuditBatchResult(BaseModel):
     """Results in request order: an audit result or a failure per record."""
 
     results: list[Union[AuditResult, RecordFailure]]
-
-
-class TriageRequest(BaseModel):
-    """Records to score with the RAGScope gate (no judge is called)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    records: list[AuditRecord] = Field(min_length=1)
 
 
 class TriageScore(BaseModel):

@@ -17,7 +17,7 @@ class ServerSettings:
 
     ``token``: when set, every ``/v1`` route needs ``Authorization: Bearer <token>``. ``max_body_bytes`` bounds a
     request body (413 above it); ``max_records`` bounds a batch (413 above it); ``timeout_s`` bounds one request's
-    audit (504 after it). ``judge`` is a name from ``rt4chart.judges.registry``; the judge is built once at startup.
+    audit (504 after it). ``gate=False`` turns ``/v1/triage`` off (503). ``judge`` is a name from ``rt4chart.judges.registry``; the judge is built once at startup.
     """
 
     judge: str = "auto"
@@ -29,6 +29,7 @@ class ServerSettings:
     window: int = 25
     overlap: int = 10
     global_verification: bool = True
+    gate: bool = True
 
     def __post_init__(self) -> None:
         for name in ("max_body_bytes", "max_records", "concurrency"):
