@@ -146,6 +146,7 @@ class FakeOpenAI:
 
         class _Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # headers and body go out in two writes: no 40 ms delayed-ACK stalls
 
             def log_message(self, *args: Any) -> None:  # keep test output clean
                 pass
@@ -162,6 +163,7 @@ class FakeOpenAI:
         class _Server(ThreadingHTTPServer):
             daemon_threads = True
             block_on_close = False
+            request_queue_size = 256  # the default backlog of 5 drops SYNs under concurrent load (1 s retransmits)
 
             def handle_error(self, request: Any, client_address: Any) -> None:
                 pass  # a client that hung up (timeout tests) is not a server failure

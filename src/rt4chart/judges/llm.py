@@ -111,7 +111,8 @@ class LLMSettings:
 
     @classmethod
     def from_env(cls, env: Optional[Mapping[str, str]] = None, **overrides: Any) -> "LLMSettings":
-        """Settings from ``RT4CHART_BASE_URL``, ``RT4CHART_MODEL`` and ``OPENAI_API_KEY``, then ``overrides``.
+        """Settings from ``RT4CHART_BASE_URL``, ``RT4CHART_MODEL``, ``OPENAI_API_KEY`` and ``RT4CHART_CACHE_DIR``
+        (the response cache becomes ``$RT4CHART_CACHE_DIR/llm-cache.sqlite3``), then ``overrides``.
 
         Overrides that are None (flags the user did not give) do not replace values from the environment. The base
         URL defaults to OpenAI's.
@@ -122,6 +123,8 @@ class LLMSettings:
             "model": env.get("RT4CHART_MODEL") or "",
             "api_key": env.get("OPENAI_API_KEY") or None,
         }
+        if env.get("RT4CHART_CACHE_DIR"):
+            values["cache_path"] = Path(env["RT4CHART_CACHE_DIR"]) / "llm-cache.sqlite3"
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
 

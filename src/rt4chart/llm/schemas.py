@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from dataclasses import dataclass
 from typing import Any, Literal, Optional, TypeVar
 
@@ -136,7 +137,8 @@ _WS = re.compile(r"\s+")
 _QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'", "\u00a0": " "})
 
 
-def _normalised_with_map(text: str) -> tuple[str, list[int]]:
+@lru_cache(maxsize=256)
+def _normalised_with_map(text: str) -> tuple[str, tuple[int, ...]]:
     """``text`` with whitespace runs collapsed to one space, typographic quotes made plain and lower-cased, plus the
     index in ``text`` of every character of the result."""
     out: list[str] = []
@@ -156,7 +158,7 @@ def _normalised_with_map(text: str) -> tuple[str, list[int]]:
     if out and out[-1] == " ":
         out.pop()
         where.pop()
-    return "".join(out), where
+    return "".join(out), tuple(where)
 
 
 def clean_quote(quote: str) -> str:
@@ -174,7 +176,10 @@ def locate_quote(quote: str, text: str) -> Optional[str]:
     This is a quote check, not label matching: it decides whether the model's evidence is really in the text it
     was given, and returns the text's own characters so that the auditor can anchor them exactly.
     """
-    haystack, where = _normalised_with_map(text)
+    exact = quote.strip()
+    if exact and exact in text:  # the common case: the model copied the text exactly
+        return exact
+    haystack, where = _normalised_with_map(text)  # cached: one context serves many quotes
     for candidate in dict.fromkeys((quote.strip(), clean_quote(quote))):
         needle, _ = _normalised_with_map(candidate)
         pos = haystack.find(needle) if needle else -1
