@@ -1,0 +1,201 @@
+"""``rt4chart diagnose``: facet-level diagnostics of why answers went wrong (docs/facets.md).
+
+Offline by default: rule facets, the offline judge, no generation. With ``--base-url`` (or RT4CHART_BASE_URL)
+and ``--model`` the facets come from the LLM templates, every facet is answered in the three modes (Strict RAG,
+Soft RAG, LLM-only) and the judge is the LLM judge (unless ``--judge`` says otherwise).
+
+Exit codes: 0 every record diagnosed; 1 some records failed (listed); 2 usage or input error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import click
+
+from ..errors import ConfigError, InputError, MissingDependencyError, Rt4chartError
+
+EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE = 0, 1, 2
+
+
+def _items(input_path: Optional[str], dataset: Optional[str], split: str, task: Optional[str],
+           data_path: Optional[str], limit: Optional[int]) -> list:
+    from .run import Item
+
+    if dataset:
+        from ..eval.datasets import load_dataset
+        from ..eval.runner import limit_records
+
+        records = limit_records(load_dataset(dataset, split, task=task, path=data_path), limit)
+        return [Item(index=i, record={"id": r.id, "context": r.context, "question": r.question, "answer": r.answer},
+                     gold=tuple((s.start, s.end) for s in r.spans)) for i, r in enumerate(records)]
+    from ..io import read_rows
+
+    items = []
+    for row in read_rows(input_path or "-"):
+        gold = None
+        if row.data is not None and row.data.get("gold_spans") is not None:
+            gold = _gold(row.data["gold_spans"], row.data.get("id", f"#{row.index}"))
+        items.append(Item(index=row.index, record=row.data, gold=gold, error=row.error))
+        if limit is not None and len(items) >= limit:
+            break
+    return items
+
+
+def _gold(raw: Any, rid: Any) -> tuple[tuple[int, int], ...]:
+    out = []
+    for s in raw if isinstance(raw, list) else [None]:
+        if isinstance(s, dict) and isinstance(s.get("start"), int) and isinstance(s.get("end"), int):
+            out.append((s["start"], s["end"]))
+        elif isinstance(s, (list, tuple)) and len(s) == 2 and all(isinstance(v, int) for v in s):
+            out.append((s[0], s[1]))
+        else:
+            raise InputError("must be a list of {start, end} objects or [start, end] pairs", record=rid,
+                             field="gold_spans")
+    return tuple(out)
+
+
+def build_diagnoser(judge_name: str, facets: str, generation: Optional[bool], base_url: Optional[str],
+                    model: Optional[str], api_key: Optional[str], no_cache: bool, timeout: Optional[float],
+                    llm_concurrency: int, window: int, overlap: int, relevance_threshold: float,
+                    address_threshold: float) -> Any:
+    """A ``Diagnoser`` from CLI options; LLM parts share one backend (one cache, one concurrency limit)."""
+    import os
+
+    from ..audit.auditor import Auditor
+    from ..judges.registry import make_judge
+    from .decompose import LLMFacetDecomposer, RuleFacetDecomposer
+    from .diagnose import Diagnoser
+
+    endpoint = bool(base_url or model or os.environ.get("RT4CHART_BASE_URL"))
+    use_llm_judge = judge_name == "llm" or (judge_name == "auto" and endpoint)
+    want_generation = endpoint if generation is None else generation
+    want_llm_facets = facets == "llm" or (facets == "auto" and endpoint)
+    backend = judge = decomposer = None
+    if use_llm_judge or want_generation or want_llm_facets:
+        from ..judges.llm import LLMSettings, build_llm
+
+        settings = LLMSettings.from_env(base_url=base_url, model=model, api_key=api_key, timeout=timeout,
+                                        concurrency=llm_concurrency, cache=False if no_cache else None)
+        llm_judge, llm_decomposer = build_llm(settings)
+        backend = llm_judge.backend
+        if use_llm_judge:
+            judge, decomposer = llm_judge, llm_decomposer
+    if judge is None:
+        judge, decomposer = make_judge("lexical" if judge_name == "llm" else judge_name)
+        if judge_name == "auto" and getattr(judge, "name", "") == "llm":  # pragma: no cover - env-configured
+            judge, decomposer = make_judge("lexical")
+    return Diagnoser(
+        judge=judge,
+        facet_decomposer=LLMFacetDecomposer(backend) if want_llm_facets else RuleFacetDecomposer(),
+        backend=backend if want_generation else None,
+        auditor=Auditor(judge=judge, decomposer=decomposer),
+        window=window, overlap=overlap, relevance_threshold=relevance_threshold,
+        address_threshold=address_threshold,
+    )
+
+
+def _print_summary(summary: dict, out: Path, console: Any) -> None:
+    from rich.table import Table
+
+    from ._model import CATEGORIES
+
+    table = Table(title=f"rt4chart diagnose: {summary['questions']} questions, {summary['facets']} facets")
+    table.add_column("facet type")
+    table.add_column("n", justify="right")
+    for c in CATEGORIES:
+        table.add_column(c.replace("evidence_", "ev. "), justify="right")
+    for t, counts in summary["by_type"].items():
+        n = sum(counts.values())
+        table.add_row(t, str(n), *(f"{counts[c]} ({counts[c] / n:.0%})" for c in CATEGORIES))
+    console.print(table)
+    gold = summary.get("gold")
+    if gold:
+        console.print(
+            f"unsupported facets coinciding with gold spans: {gold['unsupported_facets_coincide_with_gold']}/"
+            f"{gold['answers_with_unsupported_facet']} answers with an unsupported facet "
+            f"({_pct(gold['share_unsupported_coinciding'])}); gold-hallucinated answers covered: "
+            f"{gold['unsupported_facets_coincide_with_gold']}/{gold['answers_with_gold_spans']} "
+            f"({_pct(gold['share_gold_answers_covered'])})")
+        console.print(
+            f"baseline (audit, all hallucinated claims): {gold['baseline_audit_coinciding']}/"
+            f"{gold['baseline_audit_answers_with_hallucinated_claim']} "
+            f"({_pct(gold['baseline_share_flagged_coinciding'])}); covered "
+            f"{gold['baseline_audit_coinciding']}/{gold['answers_with_gold_spans']} "
+            f"({_pct(gold['baseline_share_gold_answers_covered'])})")
+    console.print(f"wrote {out / 'summary.json'}, {out / 'index.html'}, json/ and html/ per question")
+
+
+def _pct(x: Optional[float]) -> str:
+    return "n/a" if x is None else f"{x:.1%}"
+
+
+@click.command()
+@click.argument("input_path", metavar="[INPUT]", required=False)
+@click.option("-o", "--output", "out_dir", required=True, type=click.Path(file_okay=False),
+              help="output folder: summary.json, index.html, diagnoses.jsonl, json/ and html/ per question")
+@click.option("--dataset", default=None, help="diagnose a benchmark instead of INPUT (e.g. ragtruth)")
+@click.option("--split", default="test", show_default=True, help="dataset split")
+@click.option("--task", default=None, help="dataset task (e.g. qa)")
+@click.option("--path", "data_path", default=None, help="dataset folder (default: found like `rt4chart eval`)")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="only the first N records")
+@click.option("--judge", "judge_name", type=click.Choice(["auto", "lexical", "local", "llm"]), default="auto",
+              show_default=True, help="NLI judge: auto = LLM with an endpoint, else the best offline judge")
+@click.option("--facets", type=click.Choice(["auto", "rule", "llm"]), default="auto", show_default=True,
+              help="facet decomposition: auto = LLM templates with an endpoint, else the offline rules")
+@click.option("--generation/--no-generation", default=None,
+              help="answer each facet in Strict/Soft/LLM-only modes (default: on with an endpoint)")
+@click.option("--base-url", envvar="RT4CHART_BASE_URL", default=None, help="OpenAI-compatible endpoint")
+@click.option("--model", envvar="RT4CHART_MODEL", default=None, help="model name")
+@click.option("--api-key", default=None, help="API key (default: $OPENAI_API_KEY)")
+@click.option("--no-cache", is_flag=True, help="do not use the LLM response cache")
+@click.option("--timeout", type=float, default=None, help="LLM request timeout in seconds")
+@click.option("--window", "-W", type=int, default=3, show_default=True,
+              help="chunk size in sentences (a list context is chunked by passage)")
+@click.option("--overlap", "-O", type=int, default=1, show_default=True, help="chunk overlap in sentences")
+@click.option("--relevance-threshold", type=click.FloatRange(0, 1), default=0.4, show_default=True,
+              help="a chunk is relevant to a facet at this relevance or above")
+@click.option("--address-threshold", type=click.FloatRange(0, 1), default=0.3, show_default=True,
+              help="an answer claim addresses a facet at this relevance or above")
+@click.option("--concurrency", type=click.IntRange(min=1), default=4, show_default=True,
+              help="records (and LLM requests) in flight")
+@click.option("--quiet", "-q", is_flag=True, help="no summary on stderr")
+def diagnose(input_path: Optional[str], out_dir: str, dataset: Optional[str], split: str, task: Optional[str],
+             data_path: Optional[str], limit: Optional[int], judge_name: str, facets: str,
+             generation: Optional[bool], base_url: Optional[str], model: Optional[str], api_key: Optional[str],
+             no_cache: bool, timeout: Optional[float], window: int, overlap: int, relevance_threshold: float,
+             address_threshold: float, concurrency: int, quiet: bool) -> None:
+    """Facet-level diagnostics of INPUT (JSONL/JSON/CSV records with id, context, question and optionally answer).
+
+    Each question is split into facets; every facet is scored against every context chunk (BM25 + MiniLM
+    relevance, NLI faithfulness) and classified as robust, evidence failure, evidence misalignment or evidence
+    override. Records may carry ``gold_spans`` (answer offsets) to measure agreement with gold hallucinations.
+    """
+    from rich.console import Console
+
+    from .run import run_diagnoses
+
+    console = Console(stderr=True)
+    if bool(input_path) == bool(dataset):
+        raise click.UsageError("give either INPUT or --dataset")
+    try:
+        diagnoser = build_diagnoser(judge_name, facets, generation, base_url, model, api_key, no_cache, timeout,
+                                    concurrency, window, overlap, relevance_threshold, address_threshold)
+        items = _items(input_path, dataset, split, task, data_path, limit)
+    except (ConfigError, InputError, MissingDependencyError) as exc:
+        console.print(f"[red]error:[/red] {exc}", markup=True, highlight=False)
+        sys.exit(EXIT_USAGE)
+    out = Path(out_dir)
+    try:
+        summary, errors = asyncio.run(run_diagnoses(items, diagnoser, out, concurrency=concurrency))
+    except Rt4chartError as exc:  # a configuration error from the endpoint (bad key, unknown model)
+        console.print(f"[red]error:[/red] {exc}", highlight=False)
+        sys.exit(EXIT_USAGE)
+    if not quiet:
+        _print_summary(summary, out, console)
+        for e in errors[:10]:
+            console.print(f"[yellow]skipped:[/yellow] {e}", highlight=False, markup=True)
+    sys.exit(EXIT_RECORD_ERRORS if errors else EXIT_OK)
