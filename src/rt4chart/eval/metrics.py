@@ -204,10 +204,15 @@ def _cumulative_by_block(y: np.ndarray, s: np.ndarray, weights: np.ndarray, desc
     order = np.argsort(-s if descending else s, kind="mergesort")
     s_sorted = s[order]
     ends = np.flatnonzero(np.r_[s_sorted[1:] != s_sorted[:-1], True])
-    wt = np.asarray(weights, dtype=float).T[order]  # n × B
+    w = np.asarray(weights)
+    # float32 bootstrap counts stay exact in float32 cumulative sums (integers below 2**24) and halve the memory
+    # traffic; anything else is summed in float64. The results are float64 either way.
+    dtype = np.float32 if w.dtype == np.float32 and w.shape[1] * float(w.max(initial=0)) < 2**24 else np.float64
+    wt = w.astype(dtype, copy=False).T[order]  # n × B, rows in score order
     yo = y[order][:, None]
-    cpos = np.cumsum(np.where(yo, wt, 0.0), axis=0)[ends]
-    cneg = np.cumsum(np.where(yo, 0.0, wt), axis=0)[ends]
+    zero = dtype(0)
+    cpos = np.cumsum(np.where(yo, wt, zero), axis=0)[ends].astype(np.float64)
+    cneg = np.cumsum(np.where(yo, zero, wt), axis=0)[ends].astype(np.float64)
     return cpos, cneg
 
 
@@ -215,7 +220,7 @@ def ranking_weighted(y_true: np.ndarray, scores: np.ndarray, weights: np.ndarray
     """``(AUROC, AP)`` for each row of ``weights`` (``B × n`` sample weights, e.g. bootstrap counts), from one
     descending sort: AUROC counts, for each positive block, the negatives scored lower plus half the ties."""
     y, s = np.asarray(y_true, dtype=bool), np.asarray(scores, dtype=float)
-    w = np.atleast_2d(np.asarray(weights, dtype=float))
+    w = np.atleast_2d(np.asarray(weights))
     if s.size == 0:
         nan = np.full(w.shape[0], np.nan)
         return nan, nan.copy()
@@ -249,7 +254,7 @@ def prf_weighted(counts: np.ndarray, weights: np.ndarray) -> dict[str, np.ndarra
     Unlike :func:`prf_from_counts`, a ratio with an empty denominator is NaN here: a resample without predicted
     (or gold) positives says nothing about precision (recall), so the interval ignores it.
     """
-    tot = np.atleast_2d(np.asarray(weights, dtype=float)) @ np.asarray(counts, dtype=float).reshape(-1, 3)
+    tot = np.atleast_2d(np.asarray(weights, dtype=np.float64)) @ np.asarray(counts, dtype=np.float64).reshape(-1, 3)
     tp, fp, fn = tot[:, 0], tot[:, 1], tot[:, 2]
 
     def nan_ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -276,7 +281,7 @@ def group_indices(groups: Sequence[Any]) -> tuple[np.ndarray, int]:
 
 def bootstrap_weights(groups: Sequence[Any], n: int = 1000, seed: int = 0) -> np.ndarray:
     """``n × len(groups)`` resample counts: each row draws G groups with replacement (numpy PCG64, ``seed``) and
-    gives every record the number of times its group was drawn."""
+    gives every record the number of times its group was drawn. float32 (the counts are small exact integers)."""
     if n < 1:
         raise ValueError("n must be at least 1")
     dense, n_groups = group_indices(groups)
@@ -285,7 +290,7 @@ def bootstrap_weights(groups: Sequence[Any], n: int = 1000, seed: int = 0) -> np
     rng = np.random.default_rng(seed)
     draws = rng.integers(0, n_groups, size=(n, n_groups))
     flat = (draws + (np.arange(n) * n_groups)[:, None]).ravel()
-    group_counts = np.bincount(flat, minlength=n * n_groups).reshape(n, n_groups).astype(np.float64)
+    group_counts = np.bincount(flat, minlength=n * n_groups).reshape(n, n_groups).astype(np.float32)
     return group_counts[:, dense]
 
 
