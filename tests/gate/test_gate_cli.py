@@ -1,0 +1,63 @@
+"""``rt4chart triage``: routing through the CLI (default and explicit subcommand) and ``triage eval``."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from rt4chart.gate import cli as gate_cli
+
+
+def _write(tmp_path, records):
+    path = tmp_path / "in.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+RECORDS = [
+    {"id": "copy", "context": "The trial lasts 14 days.", "question": "How long?", "answer": "The trial lasts 14 days."},
+    {"id": "half", "context": "The trial lasts 14 days.", "question": "How long?", "answer": "The trial lasts 30 days."},
+    {"id": "made", "context": "The trial lasts 14 days.", "question": "How long?",
+     "answer": "Premium members get unlimited rocket rides in Paris."},
+    {"id": "same", "context": "The trial lasts 14 days.", "answer": "Trial lasts 14 days."},
+]
+
+
+def test_triage_input_routes_with_the_default_gate(tmp_path):
+    path = _write(tmp_path, RECORDS)
+    res = CliRunner().invoke(gate_cli.triage_group, [str(path), "--review", "0.25", "--accept", "0.5"])
+    assert res.exit_code == 0, res.output
+    rows = [json.loads(line) for line in res.stdout.splitlines()]
+    assert [r["id"] for r in rows] == ["copy", "half", "made", "same"]
+    routes = {r["id"]: r["route"] for r in rows}
+    assert routes["made"] == "review"
+    assert sorted(routes.values()) == ["accept", "accept", "review", "verify"]
+    assert all(0.0 <= r["risk"] <= 1.0 for r in rows)
+
+
+def test_triage_route_subcommand_writes_a_file_and_never_accepts_invalid_records(tmp_path):
+    path = _write(tmp_path, RECORDS + [{"id": "broken", "answer": "no context here"}])
+    out = tmp_path / "routes.jsonl"
+    res = CliRunner().invoke(gate_cli.triage_group,
+                             ["route", str(path), "--accept", "1.0", "--gate", "z", "-o", str(out)])
+    assert res.exit_code == 1
+    rows = {r["id"]: r for r in map(json.loads, out.read_text().splitlines())}
+    assert rows["broken"]["route"] == "verify" and rows["broken"]["risk"] is None and "context" in rows["broken"]["error"]
+    assert {rows[k]["route"] for k in ("copy", "half", "made", "same")} == {"accept"}
+    assert rows["copy"]["risk"] == 0.0 and rows["made"]["risk"] == 1.0
+
+
+def test_triage_eval_writes_json_and_markdown(tmp_path, monkeypatch, synth):
+    from rt4chart.gate import protocol
+
+    X, y, groups, tasks = synth
+    monkeypatch.setattr(protocol, "load_ragtruth_data",
+                        lambda split, root=None: protocol.ProtocolData(X, y, groups, tasks))
+    js, md = tmp_path / "r.json", tmp_path / "r.md"
+    res = CliRunner().invoke(gate_cli.triage_group, ["eval", "--n-boot", "20", "--no-transfer", "--no-calibration",
+                                                     "--json", str(js), "--markdown", str(md)])
+    assert res.exit_code == 0, res.output
+    result = json.loads(js.read_text())
+    assert result["n"] == len(X) and "transfer" not in result
+    assert "| RAGScope-E |" in md.read_text()
