@@ -141,9 +141,10 @@ async def test_answer_only_diagnosis_assigns_claims_to_facets():
     assert by_text["Sydney is in New South Wales."].facets == (1,)
     assert by_text["Canberra is in Victoria."].facets == (0,)
     canberra, sydney = d.facets
-    assert sydney.answer.status == "supported" and sydney.category == "robust"
+    assert sydney.answer.status == "supported" and sydney.category == "robust" and sydney.answer.sufficient
     assert canberra.answer.status == "unsupported" and canberra.answer.label == Label.BASELESS
     assert canberra.category == "evidence_misalignment" and canberra.answer.retrieved
+    assert not canberra.answer.sufficient
     assert not canberra.cells[2].relevant  # the kangaroo passage shares no term
     assert canberra.cells[1].nli == {"claim:1": Label.BASELESS}
     assert sydney.cells[0].nli == {"claim:0": Label.ENTAILED} and sydney.cells[0].faithfulness == 1.0
@@ -189,3 +190,12 @@ async def test_gold_agreement_counts(tmp_path):
     assert files == ["b.json", "c.json", "nsw_1.json"]
     assert (tmp_path / "html" / "nsw_1.html").read_text().startswith("<!doctype html>")
     assert "Unsupported facets vs gold" in (tmp_path / "index.html").read_text()
+
+
+def test_docs_library_example_runs_as_documented(capsys):
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "facets.md").read_text(encoding="utf-8")
+    code = doc.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(code, "docs/facets.md", "exec"), {})  # our own documentation, run as a reader would
+    assert capsys.readouterr().out.strip() == "['robust', 'evidence_misalignment']"

@@ -88,12 +88,16 @@ class GenerationDiagnosis(_Frozen):
 
 
 class AnswerDiagnosis(_Frozen):
-    """How the given answer A treats a facet: which of its claims address it and whether they are supported."""
+    """How the given answer A treats a facet: which of its claims address it and whether they are supported.
+
+    ``retrieved``: some chunk is relevant to the facet; ``sufficient``: some relevant chunk entails one of the
+    facet's claims (judged against that chunk alone)."""
 
     claims: tuple[int, ...] = ()
     status: Literal["supported", "unsupported", "unverified", "unaddressed"]
     label: Optional[Label] = None
     retrieved: bool
+    sufficient: bool = False
     category: Category
     rule: str
 

@@ -212,8 +212,11 @@ class Diagnoser:
                 mine = [c for c in claim_refs if f.index in c.facets]
                 status, category, label, rule = answer_category([c.label for c in mine],
                                                                 retrieved=any(c.relevant for c in cells))
+                sufficient = any(c.relevant and any(lab == Label.ENTAILED for k, lab in c.nli.items()
+                                                    if k.startswith("claim:")) for c in cells)
                 ans = AnswerDiagnosis(claims=tuple(c.index for c in mine), status=status, label=label,
-                                      retrieved=any(c.relevant for c in cells), category=category, rule=rule)
+                                      retrieved=any(c.relevant for c in cells), sufficient=sufficient,
+                                      category=category, rule=rule)
             category = gen.category if gen is not None else (ans.category if ans is not None else None)
             if category is None:
                 category = "unaddressed"
