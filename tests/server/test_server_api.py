@@ -317,3 +317,13 @@ def test_triage_with_the_shipped_gate(make_client):
     assert resp.status_code == 200, resp.text
     ok, bad = resp.json()["results"]
     assert (ok["id"], bad["id"]) == ("ok", "bad") and 0.0 <= ok["risk"] < bad["risk"] <= 1.0
+
+
+def test_result_json_falls_back_for_text_pydantic_cannot_encode():
+    from rt4chart.server._app import _result_bytes
+    from rt4chart.types import Label
+
+    ok = AuditResult(id=1, label=Label.ENTAILED, hallucinated=False, claims=(), context="c", answer="a")
+    assert json.loads(_result_bytes(ok)) == ok.to_json()
+    odd = ok.model_copy(update={"context": "bad \udc80 byte"})
+    assert json.loads(_result_bytes(odd))["context"] == "bad \udc80 byte"

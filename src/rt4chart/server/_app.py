@@ -51,6 +51,22 @@ def _model_name(judge: Any) -> Optional[str]:
     return None
 
 
+def _dumps(obj: Any) -> bytes:
+    return SafeJSONResponse(obj).body
+
+
+def _result_bytes(result: AuditResult) -> bytes:
+    """The result's JSON, serialised by pydantic-core (fast); text it cannot encode goes the safe, slower way."""
+    try:
+        return result.model_dump_json().encode()
+    except ValueError:  # a lone surrogate in echoed text
+        return _dumps(result.to_json())
+
+
+def _json_result(result: AuditResult) -> Response:
+    return Response(_result_bytes(result), media_type="application/json")
+
+
 def build_auditor(settings: ServerSettings) -> Any:
     """The auditor for ``settings.judge`` (raises ``ConfigError`` for an unknown or unavailable judge)."""
     from ..audit.auditor import Auditor
@@ -200,14 +216,14 @@ def create_app(
         body = body.root
         if isinstance(body, AuditRecord):
             result = await run_audit(aud, as_input(body, 0), 0)
-            return SafeJSONResponse(result.to_json())
+            return _json_result(result)
         records = [as_input(r, i) for i, r in enumerate(body.records)]
         sem = asyncio.Semaphore(settings.concurrency)
 
         async def one(i: int, rec: dict) -> dict:
             async with sem:
                 try:
-                    return (await run_audit(aud, rec, i)).to_json()
+                    return await run_audit(aud, rec, i)
                 except InputError as exc:
                     err = RecordError(field=exc.field, message=str(exc), kind="input")
                 except ApiError as exc:
@@ -218,7 +234,8 @@ def create_app(
                 return {"id": rec["id"], "index": i, "error": err.model_dump(mode="json")}
 
         results = await asyncio.gather(*(one(i, r) for i, r in enumerate(records)))
-        return SafeJSONResponse({"results": list(results)})
+        parts = [_result_bytes(r) if isinstance(r, AuditResult) else _dumps(r) for r in results]
+        return Response(b'{"results":[' + b",".join(parts) + b"]}", media_type="application/json")
 
     @app.post("/v1/triage", dependencies=guarded, response_model=TriageResult, responses=_ERRORS, tags=["audit"])
     async def triage(request: Request, body: TriageRequest) -> Response:
