@@ -15,7 +15,8 @@ breaks, numbers are matched after stripping thousands commas. Where the paper le
 * best sentence-level support: for each answer sentence, the largest fraction of its non-stopword tokens found in a
   single context sentence, averaged over the answer's sentences;
 * the maximum sentence-level TF-IDF risk is the largest, over answer sentences, of ``1 - max cosine`` with any single
-  context sentence (an answer without vocabulary terms falls back to the document-level risk).
+  context sentence; sentences of stop words only are skipped (an answer with nothing else falls back to the
+  document-level risk), while a sentence whose words are all unknown to the fitted vocabulary has risk 1.
 
 Vectorised over the batch: each text goes through one compiled ``findall`` that yields its tokens and sentence
 breaks, tokens become 64-bit hashes, and every overlap is a sort, a ``searchsorted`` or a sparse product over
@@ -442,8 +443,10 @@ class Batch:
             n_as,
             n_cs,
         )
-        # Sentences with no vocabulary term (e.g. "Sure!") carry no TF-IDF evidence either way: skip them.
-        has_terms = np.bincount(Sa.row, minlength=n_as) > 0
+        # A sentence of stop words only ("It is.") asserts nothing: skip it. A sentence whose words are all outside
+        # the fitted vocabulary has a zero vector and risk 1, as with scikit-learn.
+        eligible = (a.lengths >= 2) & a.content
+        has_terms = np.bincount(a.sent[eligible], minlength=n_as) > 0
         sent_risk = _segment_max(1.0 - best[has_terms], a.sent_doc[has_terms], n, np.nan)
         return doc_risk, np.where(np.isnan(sent_risk), doc_risk, sent_risk)
 
