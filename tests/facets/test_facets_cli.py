@@ -8,6 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
+
+pytest.importorskip("bm25s", reason="facet relevance needs bm25s: pip install 'rt4chart[facets]'")
 from click.testing import CliRunner
 from conftest import question_of, schema_name
 

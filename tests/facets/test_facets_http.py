@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 
 import pytest
+
+pytest.importorskip("bm25s", reason="facet relevance needs bm25s: pip install 'rt4chart[facets]'")
 from conftest import judge_parts, question_of, schema_name
 
 from rt4chart.errors import BackendError

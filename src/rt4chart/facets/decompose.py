@@ -162,10 +162,6 @@ class LLMFacetDecomposer:
                       source="llm") for i, t in enumerate(texts)]
 
 
-def decomposer_name(decomposer: FacetDecomposer) -> str:
-    return getattr(decomposer, "name", type(decomposer).__name__)
-
-
 __all__ = [
     "FacetDecomposer", "RuleFacetDecomposer", "LLMFacetDecomposer", "FacetsReply", "facet_type", "question_shape",
     "split_question",
