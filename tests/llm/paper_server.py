@@ -7,7 +7,6 @@ section headers of the prompt templates, as a person reading the prompt would.
 
 from __future__ import annotations
 
-import json
 import re
 
 from fake_openai import ChatRequest
@@ -105,7 +104,3 @@ def kind(req: ChatRequest) -> str:
     if "FOCUS CHUNK:" not in user:
         return "global_nic"
     return "global_ent" if "looked entailed" in user else "global_con"
-
-
-def dumps(obj: dict) -> str:
-    return json.dumps(obj)

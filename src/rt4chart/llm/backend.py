@@ -8,7 +8,7 @@
   ``response_format``/``json_schema``) is asked again without it, and the backend remembers that, because every
   prompt also describes its JSON in plain text;
 - retries with exponential backoff and full jitter on 408/409/429/5xx, timeouts and connection errors, honouring
-  ``Retry-After``, for at most ``max_attempts`` attempts (a ``for`` loop, never ``while True``); then a
+  ``Retry-After`` (capped at ``max_wait`` seconds), for at most ``max_attempts`` attempts (a ``for`` loop, never ``while True``); then a
   ``BackendError`` carrying the last raw reply, the attempts and the usage. Other 4xx errors (bad key, unknown
   model) are configuration errors and raise at once;
 - at most ``concurrency`` requests in flight and, optionally, at most ``rpm`` request starts per minute;
