@@ -103,6 +103,15 @@ def test_base_url_runs_the_three_modes(serve, tmp_path):
         assert sum(mode in s for s in systems) == 2  # one facet per question, two questions
 
 
+def test_endpoint_configuration_error_exits_2(serve, tmp_path):
+    from fake_openai import Reply
+
+    server = serve(lambda req: Reply.error(401, "invalid api key"))
+    result = run(str(EXAMPLES), "-o", str(tmp_path), "--base-url", server.base_url, "--model", "m", "--no-cache")
+    assert result.exit_code == 2
+    assert "401" in result.output
+
+
 @pytest.mark.slow
 def test_ragtruth_dataset_route(tmp_path):
     from rt4chart.errors import InputError

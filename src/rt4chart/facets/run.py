@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
-from ..errors import InputError
+from ..errors import BackendError, InputError
 from ._model import CATEGORIES, FACET_TYPES, Diagnosis
 from .diagnose import Diagnoser
 from .html import render_index, render_question
@@ -121,7 +121,8 @@ async def run_diagnoses(items: Sequence[Item], diagnoser: Diagnoser, out_dir: Pa
                         on_result: Any = None) -> tuple[dict[str, Any], list[str]]:
     """Diagnose ``items`` (at most ``concurrency`` at once), write every output file, return (summary, errors).
 
-    A record that is invalid or whose diagnosis raises is reported and skipped; the others go on.
+    A record that is invalid or whose diagnosis raises is reported and skipped; the others go on. A configuration
+    error from the LLM endpoint (HTTP 4xx other than 408/409/425/429) raises ``BackendError``.
     """
     out_dir = Path(out_dir)
     (out_dir / "json").mkdir(parents=True, exist_ok=True)
@@ -140,6 +141,10 @@ async def run_diagnoses(items: Sequence[Item], diagnoser: Diagnoser, out_dir: Pa
                 results[item.index] = await diagnoser.diagnose(item.record, index=item.index)
             except InputError as exc:
                 errors.append(str(exc))
+            except BackendError as exc:
+                if exc.status is not None and 400 <= exc.status < 500 and exc.status not in (408, 409, 425, 429):
+                    raise  # a bad key, model or URL fails every record alike: stop the run
+                errors.append(f"record {item.record.get('id', f'#{item.index}')!r}: {exc}")
             except Exception as exc:  # one bad record never loses the others
                 rid = item.record.get("id", f"#{item.index}")
                 errors.append(f"record {rid!r}: {type(exc).__name__}: {exc}")
