@@ -10,6 +10,7 @@ Exit codes: 0 every record diagnosed; 1 some records failed (listed); 2 usage or
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from pathlib import Path
 from typing import Any, Optional
@@ -63,8 +64,6 @@ def build_diagnoser(judge_name: str, facets: str, generation: Optional[bool], ba
                     llm_concurrency: int, window: int, overlap: int, relevance_threshold: float,
                     address_threshold: float) -> Any:
     """A ``Diagnoser`` from CLI options; LLM parts share one backend (one cache, one concurrency limit)."""
-    import os
-
     from ..audit.auditor import Auditor
     from ..judges.registry import make_judge
     from .decompose import LLMFacetDecomposer, RuleFacetDecomposer
@@ -187,11 +186,24 @@ def diagnose(input_path: Optional[str], out_dir: str, dataset: Optional[str], sp
         console.print(f"[red]error:[/red] {exc}", markup=True, highlight=False)
         sys.exit(EXIT_USAGE)
     out = Path(out_dir)
+    show = not quiet and (console.is_terminal or os.environ.get("RT4CHART_PROGRESS") == "1")
+    progress = None
+    if show:
+        from rich.progress import Progress
+
+        progress = Progress(console=console, transient=True)
+        task = progress.add_task("diagnosing", total=len(items))
+        progress.start()
     try:
-        summary, errors = asyncio.run(run_diagnoses(items, diagnoser, out, concurrency=concurrency))
+        summary, errors = asyncio.run(run_diagnoses(
+            items, diagnoser, out, concurrency=concurrency,
+            on_result=(lambda: progress.advance(task)) if progress is not None else None))
     except Rt4chartError as exc:  # a configuration error from the endpoint (bad key, unknown model)
         console.print(f"[red]error:[/red] {exc}", highlight=False)
         sys.exit(EXIT_USAGE)
+    finally:
+        if progress is not None:
+            progress.stop()
     if not quiet:
         _print_summary(summary, out, console)
         for e in errors[:10]:

@@ -17,7 +17,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any, Callable, Iterable, Optional, Sequence
 
 from ..errors import BackendError, InputError
 from ._model import CATEGORIES, FACET_TYPES, Diagnosis
@@ -118,8 +118,9 @@ def _safe_name(rid: Any, used: set[str]) -> str:
 
 
 async def run_diagnoses(items: Sequence[Item], diagnoser: Diagnoser, out_dir: Path, *, concurrency: int = 4,
-                        on_result: Any = None) -> tuple[dict[str, Any], list[str]]:
+                        on_result: Optional[Callable[[], None]] = None) -> tuple[dict[str, Any], list[str]]:
     """Diagnose ``items`` (at most ``concurrency`` at once), write every output file, return (summary, errors).
+    ``on_result`` is called once per item when it is done (a progress bar).
 
     A record that is invalid or whose diagnosis raises is reported and skipped; the others go on. A configuration
     error from the LLM endpoint (HTTP 4xx other than 408/409/425/429) raises ``BackendError``.
@@ -133,6 +134,13 @@ async def run_diagnoses(items: Sequence[Item], diagnoser: Diagnoser, out_dir: Pa
     results: dict[int, Diagnosis] = {}
 
     async def one(item: Item) -> None:
+        try:
+            await diagnose_one(item)
+        finally:
+            if on_result is not None:
+                on_result()
+
+    async def diagnose_one(item: Item) -> None:
         if item.error is not None or item.record is None:
             errors.append(str(item.error))
             return
@@ -148,8 +156,6 @@ async def run_diagnoses(items: Sequence[Item], diagnoser: Diagnoser, out_dir: Pa
             except Exception as exc:  # one bad record never loses the others
                 rid = item.record.get("id", f"#{item.index}")
                 errors.append(f"record {rid!r}: {type(exc).__name__}: {exc}")
-        if on_result is not None:
-            on_result()
 
     await asyncio.gather(*(one(it) for it in items))
     used: set[str] = set()
