@@ -422,12 +422,12 @@ class Batch:
     def tfidf_risks(self, space: TfidfSpace) -> tuple[np.ndarray, np.ndarray]:
         """(1 - cosine(answer, context), max over answer sentences of 1 - best cosine with a context sentence)."""
         a, c, n = self.answers, self.contexts, self.n
-        Xa, Xc = space.vectors(a, a.doc, n), space.vectors(c, c.doc, n)
+        Xa, Sa = space.doc_and_sentence_vectors(a)
+        Xc, Sc = space.doc_and_sentence_vectors(c)
         doc_risk = 1.0 - np.asarray(Xa.multiply(Xc).sum(axis=1)).ravel()
 
         n_as, n_cs = a.sent_doc.size, c.sent_doc.size
-        Sa = space.vectors(a, a.sent, n_as).tocoo()
-        Sc = space.vectors(c, c.sent, n_cs).tocoo()
+        Sa, Sc = Sa.tocoo(), Sc.tocoo()
         width = np.int64(space.n_terms + 1)
         a_keys = a.sent_doc[Sa.row] * width + Sa.col
         c_keys = c.sent_doc[Sc.row] * width + Sc.col

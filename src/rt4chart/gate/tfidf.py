@@ -99,19 +99,37 @@ class TfidfSpace:
 
     def vectors(self, tokens, rows: np.ndarray, n_rows: int):
         """L2-normalised TF-IDF rows (CSR, ``n_rows x n_terms``); ``rows`` gives each token's row, non-decreasing."""
-        from scipy import sparse
-
         keys, r, _, _ = term_stream(tokens.hashes, tokens.lengths, tokens.stop, rows)
+        cols, known = self._lookup(keys)
+        return self._matrix(r[known], cols, n_rows)
+
+    def doc_and_sentence_vectors(self, tokens):
+        """Document rows and sentence rows from one pass: a sentence keeps the bigrams that do not cross its end."""
+        keys, doc, first, second = term_stream(tokens.hashes, tokens.lengths, tokens.stop, tokens.doc)
+        cols, known = self._lookup(keys)
+        sent_first = tokens.sent[first[known]]
+        second = second[known]
+        inside = (second < 0) | (tokens.sent[np.maximum(second, 0)] == sent_first)
+        docs = self._matrix(doc[known], cols, int(tokens.n_tokens.size))
+        sents = self._matrix(sent_first[inside], cols[inside], int(tokens.sent_doc.size))
+        return docs, sents
+
+    def _lookup(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Vocabulary column of each known key, and which keys are known."""
         if self._keys.size == 0:
-            return sparse.csr_matrix((n_rows, 0))
+            return np.zeros(0, dtype=np.int64), np.zeros(keys.size, dtype=bool)
         pos = np.searchsorted(self._keys, keys)
         pos[pos == self._keys.size] = 0
         known = self._keys[pos] == keys
-        cols = self._order[pos[known]]
-        X = sparse.csr_matrix((np.ones(cols.size), (r[known], cols)), shape=(n_rows, self.n_terms))
+        return self._order[pos[known]], known
+
+    def _matrix(self, rows: np.ndarray, cols: np.ndarray, n_rows: int):
+        from scipy import sparse
+
+        X = sparse.csr_matrix((np.ones(cols.size), (rows, cols)), shape=(n_rows, self.n_terms))
         X.sum_duplicates()
         X.data *= self.idf[X.indices]
-        norms = np.sqrt(np.bincount(np.repeat(np.arange(n_rows), np.diff(X.indptr)), weights=X.data**2,
-                                    minlength=n_rows))
-        X.data /= np.repeat(np.where(norms > 0, norms, 1.0), np.diff(X.indptr))
+        per_row = np.diff(X.indptr)
+        norms = np.sqrt(np.bincount(np.repeat(np.arange(n_rows), per_row), weights=X.data**2, minlength=n_rows))
+        X.data /= np.repeat(np.where(norms > 0, norms, 1.0), per_row)
         return X
