@@ -25,8 +25,9 @@ def synth_records(n_groups: int = 30, per_group: int = 4, seed: int = 0):
             picked = rng.sample(sentences, 2)
             if bad:
                 picked[1] = " ".join(rng.sample(_ALIEN, 4)).capitalize() + f" {rng.randint(100, 999)}."
-            records.append({"id": f"{g}-{j}", "context": context, "question": "What happened?" if task == "qa" else None,
-                            "answer": " ".join(picked), "task": task})
+            question = "What happened?" if task == "qa" else None
+            records.append({"id": f"{g}-{j}", "context": context, "question": question, "answer": " ".join(picked),
+                            "task": task})
             y.append(bad)
             groups.append(f"{task}:{g}")
             tasks.append(task)

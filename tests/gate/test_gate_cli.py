@@ -15,12 +15,12 @@ def _write(tmp_path, records):
     return path
 
 
+CTX = "The trial lasts 14 days."
 RECORDS = [
-    {"id": "copy", "context": "The trial lasts 14 days.", "question": "How long?", "answer": "The trial lasts 14 days."},
-    {"id": "half", "context": "The trial lasts 14 days.", "question": "How long?", "answer": "The trial lasts 30 days."},
-    {"id": "made", "context": "The trial lasts 14 days.", "question": "How long?",
-     "answer": "Premium members get unlimited rocket rides in Paris."},
-    {"id": "same", "context": "The trial lasts 14 days.", "answer": "Trial lasts 14 days."},
+    {"id": "copy", "context": CTX, "question": "How long?", "answer": "The trial lasts 14 days."},
+    {"id": "half", "context": CTX, "question": "How long?", "answer": "The trial lasts 30 days."},
+    {"id": "made", "context": CTX, "question": "How long?", "answer": "Premium members get unlimited rocket rides in Paris."},
+    {"id": "same", "context": CTX, "answer": "Trial lasts 14 days."},
 ]
 
 
@@ -43,7 +43,8 @@ def test_triage_route_subcommand_writes_a_file_and_never_accepts_invalid_records
                              ["route", str(path), "--accept", "1.0", "--gate", "z", "-o", str(out)])
     assert res.exit_code == 1
     rows = {r["id"]: r for r in map(json.loads, out.read_text().splitlines())}
-    assert rows["broken"]["route"] == "verify" and rows["broken"]["risk"] is None and "context" in rows["broken"]["error"]
+    broken = rows["broken"]
+    assert broken["route"] == "verify" and broken["risk"] is None and "context" in broken["error"]
     assert {rows[k]["route"] for k in ("copy", "half", "made", "same")} == {"accept"}
     assert rows["copy"]["risk"] == 0.0 and rows["made"]["risk"] == 1.0
 

@@ -20,7 +20,8 @@ def feats(question, context, answer):
 
 def test_uncovered_counts_token_occurrences_without_stop_words():
     # content tokens of the answer: cat, sat, red, mat ("the", "on" are stop words); "red" is missing
-    assert uncovered_fraction([("", "The cat sat on the mat.", "The cat sat on the red mat.")])[0] == pytest.approx(0.25)
+    triple = ("", "The cat sat on the mat.", "The cat sat on the red mat.")
+    assert uncovered_fraction([triple])[0] == pytest.approx(0.25)
     # occurrences, not distinct tokens: paris twice uncovered, london once covered
     assert uncovered_fraction([("", "London.", "Paris, Paris, London")])[0] == pytest.approx(2 / 3)
 

@@ -219,15 +219,12 @@ def operating_points(
         rows: dict = {}
         for scope, (idx, W) in draws.items():
             y, sc = data.y[idx], s[idx]
+            def point(metric, f, top):
+                return [metric(y, sc, f), *percentile_interval(_weighted_top_rate(y, sc, W, f, top))]
+
             rows[scope] = {
-                "review": {
-                    f"{f:.2f}": [review_precision(y, sc, f), *percentile_interval(_weighted_top_rate(y, sc, W, f, True))]
-                    for f in review
-                },
-                "accept": {
-                    f"{f:.2f}": [accepted_risk(y, sc, f), *percentile_interval(_weighted_top_rate(y, sc, W, f, False))]
-                    for f in accept
-                },
+                "review": {f"{f:.2f}": point(review_precision, f, True) for f in review},
+                "accept": {f"{f:.2f}": point(accepted_risk, f, False) for f in accept},
             }
         out[name] = rows
     return out
