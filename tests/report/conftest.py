@@ -8,7 +8,7 @@ import pytest
 from report_helpers import CHROMIUM
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # one Playwright at a time: its sync API owns the event loop
 def report_browser() -> Iterator[Any]:
     if CHROMIUM is None:
         pytest.skip("chromium is not installed (apt-get install -y chromium); .ci/run installs it")

@@ -49,7 +49,7 @@ def live_server() -> Iterator[Any]:
         s.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # one Playwright at a time: its sync API owns the event loop
 def chromium() -> Iterator[Any]:
     """A headless Chromium (the system one; Playwright's own download is not used)."""
     if CHROMIUM is None:

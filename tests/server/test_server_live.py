@@ -138,10 +138,13 @@ def test_web_page_audits_pasted_text_and_colours_claims(live_server, chromium, t
     colours = _label_colours(page)
     assert colours["lab-entailed"] == "rgb(134, 239, 172)"  # green
     assert colours["lab-baseless"] == "rgb(253, 224, 71)"  # yellow
+    assert colours.get("lab-contradicted", "rgb(252, 165, 165)") == "rgb(252, 165, 165)"  # red, if any
     assert page.locator("#result .claim-item").count() == 5
     assert "5 claims" in page.inner_text("#status")
+    support = page.locator("#result .claim-item", has_text="priority email support")
+    assert "lab-baseless" in support.get_attribute("class")
 
-    entailed = page.locator("#result .claim-item.lab-entailed").first
+    entailed = page.locator("#result .claim-item.lab-entailed", has_text="14 days")
     entailed.click()
     assert "active" in entailed.get_attribute("class")
     detail = page.inner_text("#result [data-role=detail]")
