@@ -251,10 +251,29 @@ def _block_max(a_rows, a_cols, a_vals, c_rows, c_cols, c_vals, n_a: int, n_c: in
     return M.max(axis=1).toarray().ravel()
 
 
+def _lcs_bit_parallel(a: np.ndarray, c: np.ndarray) -> int:
+    """LCS length of two token-hash arrays with one machine-word-parallel pass over ``a`` (Hyyro 2004).
+
+    Context positions are the bits of one Python integer, so each answer token costs a few big-integer operations;
+    the match masks are built with NumPy (one ``packbits`` per distinct answer token).
+    """
+    masks = {}
+    for tok in np.unique(a).tolist():
+        bits = np.packbits(c == tok, bitorder="little")
+        masks[tok] = int.from_bytes(bits.tobytes(), "little")
+    full = (1 << c.size) - 1
+    v = full
+    for tok in a.tolist():
+        u = v & masks[tok]
+        v = ((v + u) | (v - u)) & full
+    return c.size - bin(v).count("1")
+
+
 def _lcs_lengths(a_seqs: list[np.ndarray], c_seqs: list[np.ndarray]) -> np.ndarray:
     """LCS length of each (answer, context) pair of token-hash arrays; a bucket of pairs advances together.
 
-    Row recurrence: ``L_i[j] = cummax_j(max(L_{i-1}[j], L_{i-1}[j-1] + [a_i == c_j]))``.
+    Row recurrence: ``L_i[j] = cummax_j(max(L_{i-1}[j], L_{i-1}[j-1] + [a_i == c_j]))``. A bucket of one pair (a
+    single record, the tail of a batch) takes the bit-parallel pass instead, which is cheaper for one pair.
     """
     n = len(a_seqs)
     out = np.zeros(n, dtype=np.int64)
@@ -264,6 +283,9 @@ def _lcs_lengths(a_seqs: list[np.ndarray], c_seqs: list[np.ndarray]) -> np.ndarr
     order = order[(a_len[order] > 0) & (c_len[order] > 0)]
     for b in range(0, order.size, _LCS_BUCKET):
         idx = order[b : b + _LCS_BUCKET]
+        if idx.size == 1:
+            out[idx[0]] = _lcs_bit_parallel(a_seqs[idx[0]], c_seqs[idx[0]])
+            continue
         m, k = int(c_len[idx].max()), int(a_len[idx].max())
         A = np.full((idx.size, k), 1, dtype=np.int64)
         C = np.full((idx.size, m), 0, dtype=np.int64)
