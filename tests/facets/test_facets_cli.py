@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("bm25s", reason="facet relevance needs bm25s: pip install 'rt4chart[facets]'")
 from click.testing import CliRunner
-from conftest import question_of, schema_name
+from facets_helpers import question_of, schema_name
 
 from rt4chart.cli import main
 

@@ -8,7 +8,7 @@ import math
 import pytest
 
 pytest.importorskip("bm25s", reason="facet relevance needs bm25s: pip install 'rt4chart[facets]'")
-from conftest import judge_parts, question_of, schema_name
+from facets_helpers import judge_parts, question_of, schema_name
 
 from rt4chart.errors import BackendError
 from rt4chart.facets import Diagnoser, LLMFacetDecomposer, Relevance
