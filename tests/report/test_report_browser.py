@@ -6,7 +6,6 @@ import json
 import time
 from pathlib import Path
 
-import pytest
 from report_helpers import crafted_result, example_results
 
 from rt4chart.report import write_html

@@ -34,9 +34,8 @@ def test_normalize_drops_raw_replies_and_keeps_the_contract():
 
 def test_load_results_turns_damaged_lines_into_error_entries(tmp_path: Path):
     path = tmp_path / "results.jsonl"
-    lines = [json.dumps(crafted_result("a").to_json()), "", "{not json",
-             json.dumps({"id": "b", "index": 4, "error": {"field": "context", "message": "is missing", "kind": "input"}}),
-             json.dumps("just a string")]
+    error = {"id": "b", "index": 4, "error": {"field": "context", "message": "is missing", "kind": "input"}}
+    lines = [json.dumps(crafted_result("a").to_json()), "", "{not json", json.dumps(error), json.dumps("just a string")]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     entries = load_results(path)
     assert [e.get("id") for e in entries] == ["a", None, "b", None]

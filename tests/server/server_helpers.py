@@ -15,7 +15,7 @@ from typing import Any, Optional
 with warnings.catch_warnings():
     # Starlette >= 1.x prefers the httpx2 fork for its TestClient and warns once, at import, when it finds httpx.
     warnings.filterwarnings("ignore", message=r"Using `httpx` with `starlette\.testclient` is deprecated")
-    from fastapi.testclient import TestClient  # noqa: E402
+    from fastapi.testclient import TestClient  # noqa: F401  (re-exported to the tests)
 
 from rt4chart.errors import InputError
 from rt4chart.types import AuditResult, ClaimVerdict, Evidence, Label, Span

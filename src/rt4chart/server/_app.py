@@ -173,7 +173,8 @@ def create_app(
         try:
             return await asyncio.wait_for(aud.audit(record, index=index), timeout=settings.timeout_s)
         except asyncio.TimeoutError as exc:
-            raise ApiError(504, f"audit of record {record.get('id')!r} took longer than {settings.timeout_s} s") from exc
+            msg = f"audit of record {record.get('id')!r} took longer than {settings.timeout_s} s"
+            raise ApiError(504, msg) from exc
 
     def as_input(rec: AuditRecord, index: int) -> dict:
         data = rec.model_dump()

@@ -6,10 +6,17 @@ import json
 from typing import Annotated, Any, Optional, Union
 
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, RootModel, Tag
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Discriminator,
+    Field,
+    RootModel,
+    Tag,
+)
 
 from ..types import AuditResult, RecordError
-
 
 # Text with something besides whitespace (Python's notion: str.strip() also removes \x1c-\x1f).
 Text = Annotated[str, Field(pattern=r"[^\s\x1c-\x1f]")]

@@ -16,8 +16,9 @@ class ServerSettings:
     """How the HTTP service audits and what it accepts.
 
     ``token``: when set, every ``/v1`` route needs ``Authorization: Bearer <token>``. ``max_body_bytes`` bounds a
-    request body (413 above it); ``max_records`` bounds a batch (413 above it); ``timeout_s`` bounds one request's
-    audit (504 after it). ``gate=False`` turns ``/v1/triage`` off (503). ``judge`` is a name from ``rt4chart.judges.registry``; the judge is built once at startup.
+    request body (413 above it); ``max_records`` bounds a batch (422 ``too_many_records`` above it); ``timeout_s``
+    bounds one request's audit (504 after it). ``gate=False`` turns ``/v1/triage`` off (503). ``judge`` is a name
+    from ``rt4chart.judges.registry``; the judge is built once at startup.
     """
 
     judge: str = "auto"
