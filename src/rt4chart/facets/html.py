@@ -26,6 +26,13 @@ th{background:#f3f3f3;text-align:left}.num{text-align:right;font-variant-numeric
 _MARK = {"entailed": "&#10003;", "contradicted": "&#10007;", "baseless": "&#183;", "unverified": "?"}
 
 
+_SHORT = {"strict": "St", "soft": "So", "llm_only": "LO"}
+
+
+def _short(key: str) -> str:
+    return _SHORT.get(key, key.replace("claim:", "c"))
+
+
 def _color(relevance: float) -> str:
     # white (0) -> blue (1)
     r = max(0.0, min(1.0, relevance))
@@ -54,13 +61,15 @@ def render_question(d: Diagnosis) -> str:
         parts.append(f'<p class=muted>note: {escape(note)}</p>')
     parts.append('<p class="legend muted"><span>cell colour = relevance (white 0 → blue 1), bold = relevant</span>'
                  '<span>&#10003; entailed</span><span>&#10007; contradicted</span><span>&#183; baseless</span>'
-                 '<span>? unverified</span></p>')
+                 '<span>? unverified</span><span>St/So/LO: strict/soft/LLM-only answer, c<i>i</i>: answer claim i'
+                 '</span></p>')
     head = "".join(f"<th class=cell>chunk {c.index}</th>" for c in d.chunks)
     rows = []
     for f in d.facets:
         cells = []
         for c in f.cells:
-            marks = " ".join(f'<span title="{escape(k)}">{_MARK[v.value]}</span>' for k, v in c.nli.items())
+            marks = " ".join(f'<span title="{escape(k)}: {v.value}">{escape(_short(k))}{_MARK[v.value]}</span>'
+                             for k, v in c.nli.items())
             tip = (f"bm25 {c.bm25:.3f} (norm {c.bm25_norm:.2f})"
                    + (f", cosine {c.cosine:.2f}" if c.cosine is not None else "")
                    + (f", faithfulness {c.faithfulness:.2f}" if c.faithfulness is not None else ""))
