@@ -235,20 +235,31 @@ def _longest_run(supported: np.ndarray, doc: np.ndarray, n: int) -> np.ndarray:
 
 
 def _block_max(a_rows, a_cols, a_vals, c_rows, c_cols, c_vals, n_a: int, n_c: int) -> np.ndarray:
-    """For every answer row, the largest dot product with a context row.
+    """For every answer row, the largest dot product with a context row (0 where none shares a column).
 
-    Columns are (example, term) keys, so rows of different examples share no column and the product is block
-    diagonal: one sparse product serves the whole batch.
+    Columns are (example, term) keys, so rows of different examples never share one: a join on the column pairs
+    every answer entry with the context entries of the same key, the products are summed per (answer row, context
+    row) and the maximum is taken per answer row. Pure NumPy: cheap for one record as for a batch.
     """
-    from scipy import sparse
-
-    width = int(max(a_cols.max(initial=-1), c_cols.max(initial=-1))) + 1
-    A = sparse.csr_matrix((a_vals, (a_rows, a_cols)), shape=(n_a, width))
-    C = sparse.csr_matrix((c_vals, (c_rows, c_cols)), shape=(n_c, width))
-    M = (A @ C.T).tocsr()
-    if M.nnz == 0:
-        return np.zeros(n_a)
-    return M.max(axis=1).toarray().ravel()
+    best = np.zeros(n_a)
+    if a_rows.size == 0 or c_rows.size == 0:
+        return best
+    order = np.argsort(c_cols, kind="stable")
+    c_cols, c_rows, c_vals = c_cols[order], c_rows[order], c_vals[order]
+    lo = np.searchsorted(c_cols, a_cols, side="left")
+    hi = np.searchsorted(c_cols, a_cols, side="right")
+    count = hi - lo
+    if count.sum() == 0:
+        return best
+    a_idx = np.repeat(np.arange(a_rows.size), count)
+    # positions lo, lo+1, ..., hi-1 for every answer entry, laid end to end
+    offsets = np.arange(a_idx.size) - np.repeat(np.cumsum(count) - count, count)
+    c_idx = np.repeat(lo, count) + offsets
+    pair = a_rows[a_idx].astype(np.int64) * np.int64(n_c) + c_rows[c_idx]
+    keys, inverse = np.unique(pair, return_inverse=True)
+    dots = np.bincount(inverse.ravel(), weights=a_vals[a_idx] * c_vals[c_idx], minlength=keys.size)
+    np.maximum.at(best, keys // n_c, dots)
+    return best
 
 
 def _lcs_bit_parallel(a: np.ndarray, c: np.ndarray) -> int:
@@ -258,7 +269,7 @@ def _lcs_bit_parallel(a: np.ndarray, c: np.ndarray) -> int:
     the match masks are built with NumPy (one ``packbits`` per distinct answer token).
     """
     masks = {}
-    for tok in np.unique(a).tolist():
+    for tok in uniq(a).tolist():
         bits = np.packbits(c == tok, bitorder="little")
         masks[tok] = int.from_bytes(bits.tobytes(), "little")
     full = (1 << c.size) - 1
@@ -444,26 +455,18 @@ class Batch:
     def tfidf_risks(self, space: TfidfSpace) -> tuple[np.ndarray, np.ndarray]:
         """(1 - cosine(answer, context), max over answer sentences of 1 - best cosine with a context sentence)."""
         a, c, n = self.answers, self.contexts, self.n
-        Xa, Sa = space.doc_and_sentence_vectors(a)
-        Xc, Sc = space.doc_and_sentence_vectors(c)
-        doc_risk = 1.0 - np.asarray(Xa.multiply(Xc).sum(axis=1)).ravel()
+        (ad_r, ad_c, ad_v), (as_r, as_c, as_v) = space.doc_and_sentence_vectors(a)
+        (cd_r, cd_c, cd_v), (cs_r, cs_c, cs_v) = space.doc_and_sentence_vectors(c)
+        width = np.int64(space.n_terms + 1)
+        # Document cosine: entries are sorted by (row, col), so equal (example, term) keys meet by binary search.
+        a_keys, c_keys = ad_r * width + ad_c, cd_r * width + cd_c
+        hit = sorted_isin(a_keys, c_keys)
+        dots = ad_v[hit] * cd_v[np.searchsorted(c_keys, a_keys[hit])]
+        doc_risk = 1.0 - np.bincount(ad_r[hit], weights=dots, minlength=n)
 
         n_as, n_cs = a.sent_doc.size, c.sent_doc.size
-        Sa, Sc = Sa.tocoo(), Sc.tocoo()
-        width = np.int64(space.n_terms + 1)
-        a_keys = a.sent_doc[Sa.row] * width + Sa.col
-        c_keys = c.sent_doc[Sc.row] * width + Sc.col
-        keys = uniq(a_keys)
-        c_in = sorted_isin(c_keys, keys)
         best = _block_max(
-            Sa.row,
-            np.searchsorted(keys, a_keys),
-            Sa.data,
-            Sc.row[c_in],
-            np.searchsorted(keys, c_keys[c_in]),
-            Sc.data[c_in],
-            n_as,
-            n_cs,
+            as_r, a.sent_doc[as_r] * width + as_c, as_v, cs_r, c.sent_doc[cs_r] * width + cs_c, cs_v, n_as, n_cs
         )
         # A sentence of stop words only ("It is.") asserts nothing: skip it. A sentence whose words are all outside
         # the fitted vocabulary has a zero vector and risk 1, as with scikit-learn.

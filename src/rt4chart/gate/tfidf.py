@@ -99,20 +99,24 @@ class TfidfSpace:
 
     def vectors(self, tokens, rows: np.ndarray, n_rows: int):
         """L2-normalised TF-IDF rows (CSR, ``n_rows x n_terms``); ``rows`` gives each token's row, non-decreasing."""
+        from scipy import sparse
+
         keys, r, _, _ = term_stream(tokens.hashes, tokens.lengths, tokens.stop, rows)
         cols, known = self._lookup(keys)
-        return self._matrix(r[known], cols, n_rows)
+        rr, cc, vv = self._entries(r[known], cols)
+        return sparse.csr_matrix((vv, (rr, cc)), shape=(n_rows, self.n_terms))
 
-    def doc_and_sentence_vectors(self, tokens):
-        """Document rows and sentence rows from one pass: a sentence keeps the bigrams that do not cross its end."""
+    def doc_and_sentence_vectors(self, tokens) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
+        """Document and sentence vectors from one pass, as ``(rows, cols, values)`` entries sorted by row.
+
+        A sentence keeps the bigrams that do not cross its end.
+        """
         keys, doc, first, second = term_stream(tokens.hashes, tokens.lengths, tokens.stop, tokens.doc)
         cols, known = self._lookup(keys)
         sent_first = tokens.sent[first[known]]
         second = second[known]
         inside = (second < 0) | (tokens.sent[np.maximum(second, 0)] == sent_first)
-        docs = self._matrix(doc[known], cols, int(tokens.n_tokens.size))
-        sents = self._matrix(sent_first[inside], cols[inside], int(tokens.sent_doc.size))
-        return docs, sents
+        return self._entries(doc[known], cols), self._entries(sent_first[inside], cols[inside])
 
     def _lookup(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Vocabulary column of each known key, and which keys are known."""
@@ -123,13 +127,11 @@ class TfidfSpace:
         known = self._keys[pos] == keys
         return self._order[pos[known]], known
 
-    def _matrix(self, rows: np.ndarray, cols: np.ndarray, n_rows: int):
-        from scipy import sparse
-
-        X = sparse.csr_matrix((np.ones(cols.size), (rows, cols)), shape=(n_rows, self.n_terms))
-        X.sum_duplicates()
-        X.data *= self.idf[X.indices]
-        per_row = np.diff(X.indptr)
-        norms = np.sqrt(np.bincount(np.repeat(np.arange(n_rows), per_row), weights=X.data**2, minlength=n_rows))
-        X.data /= np.repeat(np.where(norms > 0, norms, 1.0), per_row)
-        return X
+    def _entries(self, rows: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Distinct (row, col) entries with value ``tf * idf / ||row||``."""
+        width = np.int64(self.n_terms + 1)
+        pair, _, tf = uniq_counts(rows.astype(np.int64) * width + cols)
+        r, c = pair // width, pair % width
+        v = tf * self.idf[c]
+        norms = np.sqrt(np.bincount(r, weights=v**2)) if r.size else np.zeros(0)
+        return r, c, v / norms[r]
