@@ -149,9 +149,6 @@ class Tokens:
     def content(self) -> np.ndarray:
         return ~self.stop
 
-    def string(self, i: int) -> str:
-        return self.flat[int(self.where[i])]
-
 
 def tokenize(texts: Sequence[str]) -> Tokens:
     """Tokenise ``texts`` (one per example) into flat arrays."""

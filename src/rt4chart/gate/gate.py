@@ -17,7 +17,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ..errors import InputError, MissingDependencyError
+from ..errors import ConfigError, InputError, MissingDependencyError
 from .features import BASE_FEATURES, ENHANCED_FEATURES, Batch, fit_tfidf
 
 try:
@@ -191,7 +191,5 @@ def make_gate(variant: str, **params: Any) -> _GateBase:
     try:
         cls = GATES[variant.upper()]
     except KeyError:
-        from ..errors import ConfigError
-
         raise ConfigError(f"unknown gate variant {variant!r}; expected one of Z, C, E") from None
     return cls(**params)
