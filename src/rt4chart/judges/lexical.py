@@ -8,11 +8,11 @@ claims that combine facts or a record's fields) and decides, in this order:
 - **unverified** when there is nothing to check: a meta or hedging sentence ("Here is a summary…", "I cannot
   find…", "Sure!"), a list marker, or a claim whose only content words restate the question. UNVERIFIED does not
   flag the answer (DESIGN.md "Contracts") and is never turned into entailed;
-- **contradicted** when a sentence that matches the claim well (unweighted coverage >= ``match``) states numbers
-  (times and dates normalised) that differ from the claim's, or (coverage >= ``negation``) has the opposite
-  negation polarity; evidence = that sentence;
-- **baseless** when the claim states numbers that occur nowhere in the evidence text, or when the weighted
-  coverage stays below ``support``;
+- **contradicted** when the claim states a number (clock times, fractions and ordinals normalised) found nowhere in
+  the evidence and the best-matching number-stating sentence covers >= ``match`` of its content words, or when a
+  sentence of opposite negation polarity matches it both ways (coverage >= ``negation``); evidence = that sentence;
+- **baseless** when the claim states numbers, or capitalised names, that occur nowhere in the evidence text (nor,
+  for names, in the question), or when the weighted coverage stays below ``support``;
 - **entailed** otherwise; evidence = the matching sentence(s).
 
 Claims are decided one by one, but the answer label is their AND-join over ~9 claims per answer, so each claim
