@@ -53,7 +53,10 @@ def make_judge(name: str = "auto", **options: Any) -> tuple[Judge, Optional[Deco
         from .local import LocalJudge  # type: ignore[attr-defined]
 
         return LocalJudge(**{k: v for k, v in options.items() if k == "threshold" and v is not None}), None
-    from .llm import LLMSettings, build_llm  # type: ignore[attr-defined]
+    import dataclasses
 
-    settings = LLMSettings.from_env(**llm_options)
+    from .llm import LLMSettings, build_llm
+
+    known = {f.name for f in dataclasses.fields(LLMSettings)}
+    settings = LLMSettings.from_env(**{k: v for k, v in llm_options.items() if k in known})
     return build_llm(settings)
