@@ -41,7 +41,8 @@ class Row:
 
 
 def _has_bad_utf8(s: str) -> bool:
-    return any("\udc80" <= ch <= "\udcff" or "\ud800" <= ch <= "\udbff" for ch in s)
+    """Lone surrogates: undecodable bytes (surrogateescape) or unpaired ``\\ud800``-``\\udfff`` JSON escapes."""
+    return any("\ud800" <= ch <= "\udfff" for ch in s)
 
 
 def _check_text(value: Any, *, record: Any, field: str, required: bool) -> Optional[str]:
