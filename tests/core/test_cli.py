@@ -157,3 +157,17 @@ def test_resume_after_sigkill(tmp_path):
     ids = [json.loads(x)["id"] for x in out.read_text().splitlines()]
     assert sorted(ids) == sorted(f"r{i}" for i in range(n))
     assert ids == [f"r{i}" for i in range(n)]  # input order, exactly once each
+
+
+def test_gate_accept_routes_lowest_risk_without_judging(tmp_path):
+    out = tmp_path / "out.jsonl"
+    res = _run("audit", str(RECORDS), "-o", str(out), "--judge", "lexical", "--gate-accept", "0.5", "-q")
+    assert res.exit_code == 0, res.output
+    lines = _lines(out)
+    accepted = [r for r in lines if r["routed"] == "accepted"]
+    verified = [r for r in lines if r["routed"] == "verified"]
+    assert len(accepted) == len(lines) // 2 and len(verified) == len(lines) - len(accepted)
+    assert max(r["risk"] for r in accepted) <= min(r["risk"] for r in verified)
+    for r in accepted:  # not judged: no claims, never reported as entailed
+        assert r["claims"] == [] and r["label"] == "unverified" and r["hallucinated"] is False
+    assert all(r["claims"] for r in verified)
