@@ -215,7 +215,8 @@ def _gate_routing(rows: list, fraction: float, fields: Any, console: Any) -> dic
     from .io import validate_record
 
     try:
-        from .gate import risk_scores  # type: ignore[attr-defined]
+        from .gate import risk_scores
+        from .gate.routing import route
     except ImportError as exc:
         console.print(f"[red]error:[/red] --gate-accept needs the gate: {exc} (pip install 'rt4chart[gate]')")
         sys.exit(EXIT_USAGE)
@@ -229,9 +230,8 @@ def _gate_routing(rows: list, fraction: float, fields: Any, console: Any) -> dic
     if not valid:
         return {}
     scores = np.asarray(risk_scores([rec for _, rec in valid]), dtype=float)
-    n_accept = int(np.floor(fraction * len(valid)))
-    accepted = set(np.argsort(scores, kind="stable")[:n_accept].tolist())
-    return {index: (float(scores[i]), i in accepted) for i, (index, _) in enumerate(valid)}
+    routes = route(scores, accept=fraction)  # the gate's own rule: the lowest ceil(fraction * n) risks
+    return {index: (float(scores[i]), routes[i] == "accept") for i, (index, _) in enumerate(valid)}
 
 
 if __name__ == "__main__":  # pragma: no cover
