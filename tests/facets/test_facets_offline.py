@@ -217,3 +217,17 @@ def test_docs_library_example_runs_as_documented(capsys):
     code = doc.split("```python\n", 1)[1].split("```", 1)[0]
     exec(compile(code, "docs/facets.md", "exec"), {})  # our own documentation, run as a reader would
     assert capsys.readouterr().out.strip() == "['robust', 'evidence_misalignment']"
+
+
+def test_facet_prompts_are_versioned_data_with_the_expected_placeholders():
+    from rt4chart.facets._prompts import facet_prompt_ids, load_facet_prompt
+
+    assert facet_prompt_ids() == ["answer_llm_only.v1", "answer_soft.v1", "answer_strict.v1",
+                                  "facets_bridge.v1", "facets_comparison.v1"]
+    expected = {"answer_strict": {"chunks", "question"}, "answer_soft": {"chunks", "question"},
+                "answer_llm_only": {"question"}, "facets_bridge": {"question"}, "facets_comparison": {"question"}}
+    for name, placeholders in expected.items():
+        prompt = load_facet_prompt(name)
+        assert prompt.id == f"{name}.v1" and prompt.placeholders == placeholders
+    with pytest.raises(ConfigError):
+        load_facet_prompt("answer_strict", "v9")
