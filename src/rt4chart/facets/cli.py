@@ -101,10 +101,12 @@ def _print_summary(summary: dict, out: Path, console: Any) -> None:
     from ._model import CATEGORIES
 
     table = Table(title=f"rt4chart diagnose: {summary['questions']} questions, {summary['facets']} facets")
-    table.add_column("facet type")
+    table.add_column("type")
     table.add_column("n", justify="right")
+    short = {"evidence_failure": "failure", "evidence_misalignment": "misalign", "evidence_override": "override",
+             "unaddressed": "unaddr.", "unverified": "unverif."}
     for c in CATEGORIES:
-        table.add_column(c.replace("evidence_", "ev. "), justify="right")
+        table.add_column(short.get(c, c), justify="right")
     for t, counts in summary["by_type"].items():
         n = sum(counts.values())
         table.add_row(t, str(n), *(f"{counts[c]} ({counts[c] / n:.0%})" for c in CATEGORIES))
