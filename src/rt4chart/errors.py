@@ -67,7 +67,8 @@ class RelationError(Rt4chartError):
 class MissingDependencyError(Rt4chartError, ImportError):
     """An optional dependency is missing; the message names the extra to install."""
 
-    def __init__(self, package: str, extra: str) -> None:
-        super().__init__(f"{package} is not installed; install it with: pip install 'rt4chart[{extra}]'")
+    def __init__(self, package: str, extra: str, *, hint: Optional[str] = None) -> None:
+        super().__init__(f"{package} is not installed; install it with: "
+                         + (hint or f"pip install 'rt4chart[{extra}]'"))
         self.package = package
         self.extra = extra
