@@ -168,15 +168,17 @@ def _judge_options(f: Any) -> Any:
               help="output folder (default: runs/eval-<dataset>-<split>[-<task>]-<judge>)")
 @click.option("--resume", is_flag=True, help="keep results already in the output folder and audit the rest")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
+@click.option("--gate-accept", type=click.FloatRange(0.0, 1.0, max_open=True), default=None,
+              help="cascade: accept this fraction of lowest-risk records with the RAGScope gate, unjudged")
 @_judge_options
 def run_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[str], limit: Optional[int],
             no_baselines: bool, n_boot: int, seed: int, out_dir: Optional[str], resume: bool, quiet: bool,
-            **judge_kw: Any) -> None:
+            gate_accept: Optional[float], **judge_kw: Any) -> None:
     """Audit every record of a dataset, then score it: writes results.jsonl (audit results), predictions.jsonl,
     metrics.json and table.md in the output folder."""
     from rt4chart.cli import build_auditor
 
-    from .runner import _meta, results_to_predictions, run, score, write_outputs
+    from .runner import _meta, cascade_summary, gate_routing, results_to_predictions, run, score, write_outputs
     from .scoring import read_predictions, render_markdown
 
     console = _console()
@@ -194,7 +196,9 @@ def run_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[s
                       "-o for a new folder", highlight=False, soft_wrap=True)
         sys.exit(EXIT_USAGE)
     progress = not quiet and (console.is_terminal or os.environ.get("RT4CHART_PROGRESS") == "1")
-    results, summary = run(records, auditor, out, resume=resume, progress=progress, console=console)
+    routing = gate_routing(records, gate_accept) if gate_accept is not None else None
+    results, summary = run(records, auditor, out, resume=resume, progress=progress, console=console,
+                           routing=routing)
     try:
         _, errors = results_to_predictions(results, out / "predictions.jsonl")
         preds, _ = read_predictions(out / "predictions.jsonl")
@@ -210,6 +214,13 @@ def run_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[s
     report["audit"] = {"seconds": round(summary.seconds, 2), "calls": summary.calls,
                        "prompt_tokens": summary.prompt_tokens, "completion_tokens": summary.completion_tokens,
                        "cost_usd": summary.cost_usd}
+    if routing is not None:
+        report["cascade"] = cascade_summary(records, routing, gate_accept)
+        c = report["cascade"]
+        console.print(f"cascade: {c['accepted_without_judge']}/{c['records']} records accepted by the gate without "
+                      f"the judge ({c['judge_records_saved']:.0%} of judge work saved); "
+                      f"{c['gold_hallucinated_accepted']} gold-hallucinated answers among them "
+                      f"(recall ceiling {c['recall_ceiling']})", highlight=False, soft_wrap=True)
     _report_errors(errors, console, "records that failed (not scored)")
     title = f"{dataset} {split}" + (f" {task}" if task else "") + f", judge {judge_name}"
     m, t = write_outputs(report, out, title)

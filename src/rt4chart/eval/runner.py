@@ -152,6 +152,31 @@ def write_outputs(report: Mapping[str, Any], out_dir: Path, title: str) -> tuple
     return metrics_path, table_path
 
 
+def gate_routing(records: Sequence[EvalRecord], accept: float) -> dict[int, tuple[float, bool]]:
+    """RAGScope cascade: risk of every record and whether it is among the lowest-risk ``accept`` fraction."""
+    from rt4chart.gate import risk_scores
+    from rt4chart.gate.routing import route
+
+    scores = risk_scores([r.to_record() for r in records])
+    routes = route(scores, accept=accept)
+    return {i: (float(scores[i]), routes[i] == "accept") for i in range(len(records))}
+
+
+def cascade_summary(records: Sequence[EvalRecord], routing: dict[int, tuple[float, bool]], accept: float) -> dict:
+    """What the cascade saved and what it gave up: judge calls avoided, gold hallucinations accepted unjudged."""
+    accepted = [i for i, (_, ok) in routing.items() if ok]
+    positives = sum(r.hallucinated for r in records)
+    missed = sum(records[i].hallucinated for i in accepted)
+    return {
+        "accept_fraction": accept,
+        "records": len(records),
+        "accepted_without_judge": len(accepted),
+        "judge_records_saved": round(len(accepted) / max(len(records), 1), 4),
+        "gold_hallucinated_accepted": missed,
+        "recall_ceiling": round(1 - missed / positives, 4) if positives else None,
+    }
+
+
 def results_to_predictions(results_path: Path, predictions_path: Path) -> tuple[int, list[InputError]]:
     """Convert audit results JSONL to predictions JSONL; returns (count, errors of failed/bad rows)."""
     preds, errors = read_predictions(results_path, audit_results=True)
@@ -167,13 +192,16 @@ def run(
     resume: bool = False,
     progress: bool = False,
     console: Any = None,
+    routing: Optional[dict] = None,
 ) -> tuple[Path, Any]:
-    """Audit ``records`` into ``out_dir/results.jsonl`` (resumable) with the lead's batch runner."""
+    """Audit ``records`` into ``out_dir/results.jsonl`` (resumable) with the lead's batch runner.
+
+    ``routing`` (index -> (risk, accepted)) runs the gate cascade: accepted records are not judged."""
     from rt4chart.batch import run_batch
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     results = out / "results.jsonl"
     summary = run_batch([r.to_record() for r in records], auditor, results, resume=resume, progress=progress,
-                        console=console)
+                        console=console, routing=routing)
     return results, summary
