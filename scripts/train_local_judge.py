@@ -108,6 +108,28 @@ def sample_train(items: list[dict], max_train: int, seed: int) -> list[dict]:
     return out
 
 
+def compare_lexical(val_items: list[dict]) -> None:
+    """Answer-level P/R/F1 of the lexical judge (full RT4CHART pipeline) on the validation answers."""
+    import asyncio
+
+    from rt4chart.audit.auditor import Auditor
+    from rt4chart.judges.lexical import LexicalJudge
+
+    records = {r.id: r for r in load_ragtruth("train")}
+    auditor = Auditor(judge=LexicalJudge())
+
+    async def go() -> list[tuple[bool, bool]]:
+        return [(records[it["id"]].hallucinated, (await auditor.audit(records[it["id"]].to_record())).hallucinated)
+                for it in val_items]
+
+    pairs = asyncio.run(go())
+    tp = sum(y and p for y, p in pairs)
+    prec = tp / max(sum(p for _, p in pairs), 1)
+    rec = tp / max(sum(y for y, _ in pairs), 1)
+    f1 = 2 * prec * rec / max(prec + rec, 1e-9)
+    print(f"[lexical] val answers {len(pairs)}: P {prec:.3f} R {rec:.3f} F1 {f1:.3f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--max-train", type=int, default=5000, help="training claims (hallucinated first)")
@@ -122,10 +144,15 @@ def main() -> None:
     ap.add_argument("--cache-dir", default=str(ROOT / ".cache" / "local_judge"))
     ap.add_argument("--out-dir", default=str(OUT_DIR))
     ap.add_argument("--prepare-only", action="store_true")
+    ap.add_argument("--compare-lexical", action="store_true",
+                    help="only score the lexical judge on the same validation answers, for comparison")
     args = ap.parse_args()
 
     data = prepare(args)
     if args.prepare_only:
+        return
+    if args.compare_lexical:
+        compare_lexical(data["val"][: args.val_max])
         return
 
     import torch
