@@ -1,0 +1,20 @@
+#!/usr/bin/env python3
+"""Assemble docs/results.md from its head and the per-area sections in docs/results/ (fixed order)."""
+
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+ORDER = ["eval", "lexical", "local_judge", "gate", "llm", "facets", "server"]
+
+
+def main() -> None:
+    parts = [(DOCS / "results" / "_head.md").read_text().rstrip() + "\n"]
+    for name in ORDER:
+        text = (DOCS / "results" / f"{name}.md").read_text().rstrip()
+        parts.append("\n---\n\n" + text + "\n")
+    (DOCS / "results.md").write_text("".join(parts))
+    print(f"wrote {DOCS / 'results.md'}")
+
+
+if __name__ == "__main__":
+    main()
