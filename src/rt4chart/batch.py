@@ -25,12 +25,14 @@ from .types import AuditResult, Label, RecordError
 
 @dataclass
 class BatchSummary:
-    """Counts of one batch run (this run only, plus ``skipped`` rows already present when resuming)."""
+    """Counts of one batch run (this run only, plus ``skipped`` rows already present when resuming, of which
+    ``previous_errors`` were error rows)."""
 
     records: int = 0
     ok: int = 0
     errors: int = 0
     skipped: int = 0
+    previous_errors: int = 0
     hallucinated: int = 0
     answer_labels: Counter = field(default_factory=Counter)
     claim_labels: Counter = field(default_factory=Counter)
@@ -56,8 +58,10 @@ class BatchSummary:
         self.cost_usd += item.usage.cost_usd
 
 
-def row_key(index: int, rid: Any) -> str:
-    return f"id:{rid}" if rid is not None and not isinstance(rid, bool) else f"row:{index}"
+def row_key(index: int, rid: Any, *, error: bool = False) -> str:
+    """Resume key of an output row: its id for a result, its input position for an error row (an error row may
+    carry the id of another row, e.g. a duplicate id)."""
+    return f"row:{index}" if error or rid is None or isinstance(rid, bool) else f"id:{rid}"
 
 
 def error_line(index: int, rid: Any, err: RecordError) -> dict:
@@ -73,12 +77,15 @@ def accepted_result(rec: dict, risk: float) -> AuditResult:
     )
 
 
-def completed_keys(out_path: Path) -> set[str]:
-    """Keys of rows already in ``out_path``; truncates a torn (unterminated or unparsable) last line."""
+def completed_keys(out_path: Path) -> tuple[set[str], int]:
+    """Keys of rows already in ``out_path`` and how many of them are error rows.
+
+    Everything from the first torn line on (unterminated, not JSON, or not a JSON object) is truncated."""
     if not out_path.exists():
-        return set()
+        return set(), 0
     data = out_path.read_bytes()
     keys: set[str] = set()
+    errors = 0
     good_end = 0
     pos = 0
     while pos < len(data):
@@ -91,12 +98,15 @@ def completed_keys(out_path: Path) -> set[str]:
         except json.JSONDecodeError:
             break
         if obj is not None:
-            keys.add(row_key(obj.get("index", -1), obj.get("id")))
+            if not isinstance(obj, dict):
+                break
+            keys.add(row_key(obj.get("index", -1), obj.get("id"), error="error" in obj))
+            errors += "error" in obj
         pos = good_end = nl + 1
     if good_end < len(data):
         with open(out_path, "r+b") as fh:
             fh.truncate(good_end)
-    return keys
+    return keys, errors
 
 
 def _prepare(rows: Iterable[Row], fields: FieldMap) -> Iterator[tuple[int, Union[dict, InputError], Any]]:
@@ -139,7 +149,7 @@ async def run_batch_async(
     summary = BatchSummary()
     started = time.perf_counter()
     path = Path(out_path) if out_path is not None else None
-    done = completed_keys(path) if (path is not None and resume) else set()
+    done, summary.previous_errors = completed_keys(path) if (path is not None and resume) else (set(), 0)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         fh = open(path, "a" if resume else "w", encoding="utf-8", errors="surrogateescape")
@@ -155,7 +165,7 @@ async def run_batch_async(
 
     def todo() -> Iterator[tuple[int, Union[dict, InputError]]]:
         for index, rec, rid in _prepare(rows, fields):
-            if row_key(index, rid) in done:
+            if row_key(index, rid, error=isinstance(rec, InputError)) in done:
                 summary.skipped += 1
                 continue
             order.append(index)

@@ -12,14 +12,13 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-import time
 from pathlib import Path
 from typing import Any, Optional
 
 import click
 
 from . import __version__
-from .errors import ConfigError, InputError, MissingDependencyError, Rt4chartError
+from .errors import BackendError, ConfigError, InputError, MissingDependencyError, Rt4chartError
 
 EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE = 0, 1, 2
 
@@ -151,7 +150,8 @@ def _print_summary(summary: Any, console: Any) -> None:
         table.add_row(f"answers {label}", str(summary.answer_labels.get(label, 0)))
     for label in ("entailed", "contradicted", "baseless", "unverified"):
         table.add_row(f"claims {label}", str(summary.claim_labels.get(label, 0)))
-    table.add_row("errors", str(summary.errors))
+    table.add_row("errors", str(summary.errors) + (f" (+{summary.previous_errors} in earlier runs)"
+                                                   if summary.previous_errors else ""))
     if summary.calls:
         table.add_row("LLM calls", str(summary.calls))
         table.add_row("tokens in/out", f"{summary.prompt_tokens}/{summary.completion_tokens}")
@@ -199,13 +199,20 @@ def audit(input_path: str, output: Optional[str], resume: bool, fmt: Optional[st
         sys.exit(EXIT_USAGE)
 
     routing = _gate_routing(rows, gate_accept, fields, console) if gate_accept is not None else None
-    summary = run_batch(rows, auditor, output, resume=resume, fields=fields, routing=routing, console=console,
-                        progress=not quiet and (console.is_terminal or os.environ.get("RT4CHART_PROGRESS") == "1"))
+    try:
+        summary = run_batch(rows, auditor, output, resume=resume, fields=fields, routing=routing, console=console,
+                            progress=not quiet and (console.is_terminal or os.environ.get("RT4CHART_PROGRESS") == "1"))
+    except BackendError as exc:  # only configuration errors reach here (bad key, model, endpoint)
+        console.print(f"[red]error:[/red] the LLM endpoint rejected the request: {exc}", highlight=False)
+        sys.exit(EXIT_USAGE)
+    except OSError as exc:
+        console.print(f"[red]error:[/red] cannot write the output: {exc}", highlight=False)
+        sys.exit(EXIT_USAGE)
     if not quiet:
         if output and 0 < summary.records <= 20:
             _print_records(Path(output), console)
         _print_summary(summary, console)
-    sys.exit(EXIT_RECORD_ERRORS if summary.errors else EXIT_OK)
+    sys.exit(EXIT_RECORD_ERRORS if summary.errors or summary.previous_errors else EXIT_OK)
 
 
 def _gate_routing(rows: list, fraction: float, fields: Any, console: Any) -> dict[int, tuple[float, bool]]:
@@ -218,7 +225,7 @@ def _gate_routing(rows: list, fraction: float, fields: Any, console: Any) -> dic
         from .gate import risk_scores
         from .gate.routing import route
     except ImportError as exc:
-        console.print(f"[red]error:[/red] --gate-accept needs the gate: {exc} (pip install 'rt4chart[gate]')")
+        console.print(f"[red]error:[/red] --gate-accept needs the gate, which failed to import: {exc}")
         sys.exit(EXIT_USAGE)
     valid = []
     for row in rows:
@@ -229,8 +236,12 @@ def _gate_routing(rows: list, fraction: float, fields: Any, console: Any) -> dic
                 pass
     if not valid:
         return {}
-    scores = np.asarray(risk_scores([rec for _, rec in valid]), dtype=float)
-    routes = route(scores, accept=fraction)  # the gate's own rule: the lowest ceil(fraction * n) risks
+    try:
+        scores = np.asarray(risk_scores([rec for _, rec in valid]), dtype=float)
+        routes = route(scores, accept=fraction)  # the gate's own rule: the lowest ceil(fraction * n) risks
+    except (Rt4chartError, ValueError, OSError) as exc:
+        console.print(f"[red]error:[/red] the RAGScope gate could not score the input: {exc}", highlight=False)
+        sys.exit(EXIT_USAGE)
     return {index: (float(scores[i]), routes[i] == "accept") for i, (index, _) in enumerate(valid)}
 
 

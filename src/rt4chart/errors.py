@@ -59,6 +59,11 @@ class BackendError(JudgeError):
         self.usage = usage
         self.status = status
 
+    @property
+    def is_config_error(self) -> bool:
+        """True for replies that no retry can fix (bad request, key, permission or model): 400/401/403/404."""
+        return self.status in (400, 401, 403, 404)
+
 
 class RelationError(Rt4chartError):
     """A verification trace violates the retromorphic relation (evidence not in C, or baseless with evidence)."""

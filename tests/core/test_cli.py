@@ -2,7 +2,6 @@
 
 import json
 import math
-import os
 import signal
 import subprocess
 import sys
@@ -134,7 +133,7 @@ def test_usage_errors_exit_2(tmp_path):
 
 
 def test_resume_after_sigkill(tmp_path):
-    n = 400
+    n = 1000  # large enough that the kill below lands mid-run on a fast machine
     src = tmp_path / "many.jsonl"
     with src.open("w") as fh:
         for i in range(n):

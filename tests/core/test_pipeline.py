@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import rt4chart
-from rt4chart import Auditor, Judgment, Label, LexicalJudge, RuleDecomposer, check_relation
+from rt4chart import Auditor, Judgment, Label, LexicalJudge, check_relation
 from rt4chart.errors import InputError, JudgeError
 
 EXAMPLE = json.loads(Path(__file__).parents[2].joinpath("examples/paper_example.jsonl").read_text().splitlines()[0])

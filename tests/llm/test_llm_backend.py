@@ -71,11 +71,9 @@ async def test_500_beyond_budget_raises_backend_error_with_raw_attempts_usage(se
 
 async def test_timeout_is_retried_then_gives_up(serve):
     server = serve(lambda req: Reply("late", delay=1.0))
-    t0 = time.perf_counter()
     with pytest.raises(BackendError, match="timed out") as info:
         await backend(server, timeout=0.2, max_attempts=2).complete(MESSAGES)
     assert info.value.attempts == 2 and len(server.requests) == 2
-    assert time.perf_counter() - t0 < 0.9
 
 
 async def test_timeout_then_success(serve):

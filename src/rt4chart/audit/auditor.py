@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, AsyncIterator, Iterable, Optional, Sequence, Union
 
-from ..errors import ConfigError, InputError, JudgeError
+from ..errors import BackendError, ConfigError, InputError, JudgeError
 from ..io import validate_record
 from ..judges.base import Judge
 from ..meter import metering
@@ -42,12 +42,16 @@ def _failed(n: int, reason: str) -> list[Judgment]:
     return [Judgment(label=Label.UNVERIFIED, reason=reason) for _ in range(n)]
 
 
-async def _judge_safely(judge: Judge, claims: Sequence[Claim], evidence: str, **kwargs: Any) -> list[Judgment]:
+async def judge_safely(judge: Judge, claims: Sequence[Claim], evidence: str, **kwargs: Any) -> list[Judgment]:
     """Call the judge; a failed or malformed call makes its claims UNVERIFIED, never entailed."""
     if not claims:
         return []
     try:
         out = await judge.judge(claims, evidence, **kwargs)
+    except BackendError as exc:
+        if exc.is_config_error:
+            raise  # a wrong endpoint, key or model fails every call: stop the run instead of retrying each claim
+        return _failed(len(claims), f"judge failed: {exc}")
     except JudgeError as exc:
         return _failed(len(claims), f"judge failed: {exc}")
     if len(out) != len(claims):
@@ -72,6 +76,13 @@ def merge_spans(spans: Iterable[Span], text: Optional[str] = None) -> tuple[Span
         else:
             merged.append([span.start, span.end])
     return tuple(Span(start=s, end=e) for s, e in merged)
+
+
+@dataclass(frozen=True)
+class _Fatal:
+    """An error that stops a whole batch (e.g. the LLM endpoint rejects our key): raised by ``audit_many``."""
+
+    error: BaseException
 
 
 class Auditor:
@@ -119,6 +130,14 @@ class Auditor:
         sentences = split_sentences(context)
         chunks = make_chunks(sentences, context, cfg.window, cfg.overlap)
         claims = await self.decomposer.decompose(answer, question=question)
+        if not claims:
+            # nothing was checked, so nothing may be called entailed (never fail open)
+            return AuditResult(
+                id=rec["id"], label=Label.UNVERIFIED, hallucinated=False, claims=(), context=context,
+                question=question, answer=answer, judge=self.judge.name,
+                config={"decomposer": self.decomposer.name, **({"task": rec["task"]} if rec.get("task") else {})},
+                errors=(RecordError(kind="audit", message="the decomposer found no claim to check in the answer"),),
+            )
 
         chunk_judgments = await self._local(claims, chunks, question)
         local_labels = [or_join(j[i].label for j in chunk_judgments) for i in range(len(claims))]
@@ -127,7 +146,7 @@ class Auditor:
         if cfg.global_verification and claims:
             hints = [chunks[f].text if f is not None and local_labels[i] != Label.BASELESS else None
                      for i, f in enumerate(focus)]
-            finals = await _judge_safely(
+            finals = await judge_safely(
                 self.judge, claims, context, question=question, stage="global",
                 local_labels=local_labels, hints=hints,
             )
@@ -139,7 +158,7 @@ class Auditor:
 
         verdicts = [
             self._verdict(claim, finals[i], local_labels[i], [j[i].label for j in chunk_judgments], focus[i],
-                          context, sentences, windows[i])
+                          context, answer, sentences, windows[i])
             for i, claim in enumerate(claims)
         ]
         label = and_join(v.label for v in verdicts)
@@ -164,10 +183,10 @@ class Auditor:
 
         async def one(chunk: Chunk) -> list[Judgment]:
             if words is None:
-                return await _judge_safely(self.judge, claims, chunk.text, question=question, stage="local")
+                return await judge_safely(self.judge, claims, chunk.text, question=question, stage="local")
             chunk_words = content_words(chunk.text)
             keep = [i for i, w in enumerate(words) if w & chunk_words]
-            judged = await _judge_safely(
+            judged = await judge_safely(
                 self.judge, [claims[i] for i in keep], chunk.text, question=question, stage="local"
             )
             out = [Judgment(label=Label.BASELESS, reason="prefilter: no content word shared with this chunk")
@@ -197,7 +216,7 @@ class Auditor:
     @staticmethod
     def _verdict(
         claim: Claim, final: Judgment, local: Label, chunk_labels: list[Label], focus: Optional[int],
-        context: str, sentences: list[Sentence], window: tuple[int, int],
+        context: str, answer: str, sentences: list[Sentence], window: tuple[int, int],
     ) -> ClaimVerdict:
         label, reason = final.label, final.reason
         evidence: list = []
@@ -216,7 +235,9 @@ class Auditor:
             raw=final.raw, prompt_version=final.prompt_version,
         )
         problems = claim_violations(verdict, context, sentences)
-        if problems:  # pragma: no cover - anchor() only returns grounded spans; kept as a last line of defence
+        problems += [f"claim {claim.index}: answer span {sp.start}:{sp.end} is outside the answer"
+                     for sp in claim.answer_spans if not 0 <= sp.start < sp.end <= len(answer)]
+        if problems:
             verdict = verdict.model_copy(update={"label": Label.UNVERIFIED, "evidence": (),
                                                  "reason": "; ".join(problems)})
         return verdict
@@ -241,6 +262,11 @@ class Auditor:
                 res: Union[AuditResult, RecordError] = await self.audit(record, index=index)
             except InputError as exc:
                 res = RecordError(field=exc.field, message=str(exc), kind="input")
+            except BackendError as exc:
+                if exc.is_config_error:
+                    await queue.put(_Fatal(exc))
+                    return
+                res = RecordError(message=f"{type(exc).__name__}: {exc}", kind="internal")
             except Exception as exc:  # one bad record never loses the others
                 res = RecordError(message=f"{type(exc).__name__}: {exc}", kind="internal")
             finally:
@@ -272,6 +298,8 @@ class Auditor:
                         getter.cancel()  # the producer finished (or failed) first; re-check the loop condition
                         continue
                     item = getter.result()
+                if isinstance(item, _Fatal):
+                    raise item.error
                 received += 1
                 yield item
         finally:

@@ -24,11 +24,13 @@ from typing import Any, Optional, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..audit.auditor import judge_safely
 from ..audit.joins import or_join
-from ..errors import ConfigError, InputError, JudgeError
+from ..errors import ConfigError, InputError
 from ..meter import metering
+from ..text.align import locate
 from ..text.segment import make_chunks, split_sentences, validate_window
-from ..types import AuditResult, Claim, Judgment, Label, Usage
+from ..types import AuditResult, Claim, Label, Usage
 from ._ask import ask
 from ._model import (
     MODES, AnswerDiagnosis, Cell, ChunkRef, ClaimRef, Diagnosis, Facet, FacetDiagnosis, GenerationDiagnosis,
@@ -302,12 +304,10 @@ class Diagnoser:
         claims = [Claim(index=n, text=statements[k], sentence_index=0, answer_spans=()) for n, k in enumerate(keys)]
 
         async def one(chunk: str) -> dict[str, Label]:
-            try:
-                judged: list[Judgment] = list(await self.judge.judge(claims, chunk, question=facet.text, stage="local"))
-            except JudgeError as exc:
-                judged = [Judgment(label=Label.UNVERIFIED, reason=f"judge failed: {exc}") for _ in claims]
-            if len(judged) != len(claims):
-                judged = [Judgment(label=Label.UNVERIFIED, reason="wrong number of judgments") for _ in claims]
-            return {k: j.label for k, j in zip(keys, judged)}
+            judged = await judge_safely(self.judge, claims, chunk, question=facet.text, stage="local")
+            # as in the audit: support or contradiction only counts with a quote found in the chunk
+            return {k: j.label if j.label not in (Label.ENTAILED, Label.CONTRADICTED)
+                    or any(locate(q, chunk) for q in j.evidence) else Label.UNVERIFIED
+                    for k, j in zip(keys, judged)}
 
         return list(await asyncio.gather(*(one(c) for c in chunks)))

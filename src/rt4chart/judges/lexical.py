@@ -33,6 +33,7 @@ from typing import Optional, Sequence
 
 from ..text.lexical import capitalised_names, content_word_map, has_negation, stem
 from ..text.segment import split_sentences
+from ..errors import ConfigError
 from ..types import Claim, Judgment, Label, Stage
 
 # -- private tokenisation ---------------------------------------------------------------------------------------
@@ -337,9 +338,9 @@ class LexicalJudge:
     ) -> None:
         for name, value in (("support", support), ("match", match), ("negation", negation)):
             if value is not None and not 0 < value <= 1:
-                raise ValueError(f"{name} must be in (0, 1]")
+                raise ConfigError(f"{name} must be in (0, 1]")
         if max_sentences < 1:
-            raise ValueError("max_sentences must be >= 1")
+            raise ConfigError("max_sentences must be >= 1")
         self.support = support
         self.match = match
         self.negation = negation

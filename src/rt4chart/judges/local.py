@@ -1,19 +1,23 @@
 """The trained offline judge: a MiniLM cross-encoder over (claim, evidence sentences), run with onnxruntime.
 
-The model (``models/local_judge.onnx`` + ``models/local_judge.json``) is fine-tuned from all-MiniLM-L6-v2 on the
-RAGTruth train split only, by ``scripts/train_local_judge.py``. It reads a claim and the few evidence sentences that
+The model (``models/local_judge.onnx`` + ``models/local_judge.json`` + ``models/tokenizer.json``) is fine-tuned
+from all-MiniLM-L6-v2 on the RAGTruth train split only, by ``scripts/train_local_judge.py``. No model ships yet
+(the first one trained was weaker than the lexical judge; docs/results.md), so ``is_available()`` is False and
+``--judge auto`` falls back to the lexical judge until a model is placed there. It reads a claim and the few evidence sentences that
 share the most content words with it (``select_evidence``; the same function builds the training inputs, so the model
 sees at inference exactly what it saw in training) and outputs P(entailed), P(contradicted), P(baseless).
 
 A claim is flagged when P(contradicted) + P(baseless) >= ``threshold`` (calibrated on a context-grouped validation
 slice of RAGTruth train, stored in the model card); its label is then the likelier of the two. ``Judgment.score``
 is that hallucination probability. Evidence quotes are the selected sentences the model read, best-matching first.
-Needs ``onnxruntime`` and ``tokenizers`` (``pip install 'rt4chart[local]'``); no torch at run time.
+Needs ``onnxruntime`` and ``tokenizers`` (core dependencies); no torch at run time.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 from collections import OrderedDict
 from functools import lru_cache
 from importlib import resources
@@ -22,7 +26,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ..errors import MissingDependencyError
+from ..errors import ConfigError, MissingDependencyError
 from ..text.lexical import content_words
 from ..text.segment import split_sentences
 from ..types import Claim, Judgment, Label, Stage
@@ -94,7 +98,8 @@ class _Model:
             import onnxruntime as ort
             from tokenizers import Tokenizer
         except ImportError as exc:  # pragma: no cover - is_available() guards the normal path
-            raise MissingDependencyError(str(exc.name or "onnxruntime"), "local") from exc
+            raise MissingDependencyError(str(exc.name or "onnxruntime"), "local",
+                                         hint="pip install onnxruntime tokenizers") from exc
         self.card = json.loads((directory / f"{MODEL_NAME}.json").read_text())
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads or int(self.card.get("threads", 2))
@@ -154,8 +159,9 @@ class LocalJudge:
         self._model = _load(str(directory or model_dir()), threads)
         self.threshold = float(threshold if threshold is not None else self._model.card["threshold"])
         if not 0.0 < self.threshold < 1.0:
-            raise ValueError("threshold must be in (0, 1)")
+            raise ConfigError("threshold must be in (0, 1)")
         self._cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
         self._cache_size = cache_size
 
     @property
@@ -166,16 +172,18 @@ class LocalJudge:
     def probabilities(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         """P(entailed, contradicted, baseless) for (claim, evidence) pairs, with an LRU cache (local and global
         verification often select the same sentences for a claim)."""
-        todo = [p for p in dict.fromkeys(pairs) if p not in self._cache]
-        if todo:
-            for pair, probs in zip(todo, self._model.predict(todo)):
+        with self._lock:
+            todo = [p for p in dict.fromkeys(pairs) if p not in self._cache]
+        fresh = dict(zip(todo, self._model.predict(todo))) if todo else {}
+        with self._lock:
+            for pair, probs in fresh.items():
                 self._cache[pair] = probs
                 if len(self._cache) > self._cache_size:
                     self._cache.popitem(last=False)
-        out = []
-        for p in pairs:
-            self._cache.move_to_end(p)
-            out.append(self._cache[p])
+            out = [fresh[p] if p in fresh else self._cache[p] for p in pairs]
+            for p in pairs:
+                if p in self._cache:
+                    self._cache.move_to_end(p)
         return np.array(out).reshape(len(pairs), 3)
 
     async def judge(
@@ -194,7 +202,9 @@ class LocalJudge:
         # its evidence; say so without running the model (the global pass reads the best sentences of all of C).
         skip = [not sel or (stage == "local" and not _relevant(c.text, sel[0])) for c, sel in zip(claims, selections)]
         todo = [i for i, s in enumerate(skip) if not s]
-        probs_todo = self.probabilities([(claims[i].text, " ".join(selections[i])) for i in todo])
+        # onnxruntime releases the GIL: run the model off the event loop so other records and requests go on
+        probs_todo = await asyncio.to_thread(
+            self.probabilities, [(claims[i].text, " ".join(selections[i])) for i in todo])
         probs: list = [None] * len(claims)
         for i, p in zip(todo, probs_todo):
             probs[i] = p

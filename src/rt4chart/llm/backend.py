@@ -347,6 +347,7 @@ class CachedBackend:
     ) -> Completion:
         params = dict(self.inner.params)
         params["schema"] = schema.schema if schema is not None else None
+        params["endpoint"] = self.inner.base_url  # the same model name on two servers is not the same model
         key = cache_key(prompt_version=prompt_version, model=self.inner.model, params=params, messages=messages)
         hit = self.cache.get(key)
         if hit is not None:

@@ -137,7 +137,7 @@ _WS = re.compile(r"\s+")
 _QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'", "\u00a0": " "})
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=16)
 def _normalised_with_map(text: str) -> tuple[str, tuple[int, ...]]:
     """``text`` with whitespace runs collapsed to one space, typographic quotes made plain and lower-cased, plus the
     index in ``text`` of every character of the result."""

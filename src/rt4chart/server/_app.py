@@ -92,7 +92,7 @@ def load_gate() -> tuple[Optional[Callable[[list], Any]], str]:
     try:
         gate = importlib.import_module("rt4chart.gate")
     except ImportError as exc:
-        return None, f"the RAGScope gate is not installed ({exc}); pip install 'rt4chart[gate]'"
+        return None, f"the RAGScope gate could not be loaded ({exc})"
     fn = getattr(gate, "risk_scores", None)
     if not callable(fn):
         return None, "the RAGScope gate is not installed in this build (rt4chart.gate.risk_scores is missing)"

@@ -15,6 +15,7 @@ from ..types import Evidence, Sentence
 
 _WS = re.compile(r"\s+")
 _STRIP = " \t\n\r\"'“”‘’«»…."
+_MIN_QUOTE = 4
 
 
 def _normalise_with_map(text: str) -> tuple[str, list[int]]:
@@ -28,10 +29,12 @@ def _normalise_with_map(text: str) -> tuple[str, list[int]]:
                 continue
             out.append(" ")
             prev_space = True
+            index.append(i)
         else:
-            out.append(ch.lower())
+            low = ch.lower()  # may be longer than ch ("İ" -> "i̇"): map every output character back to i
+            out.append(low)
+            index.extend([i] * len(low))
             prev_space = False
-        index.append(i)
     return "".join(out), index
 
 
@@ -41,7 +44,9 @@ def locate(quote: str, context: str, *, start: int = 0, end: Optional[int] = Non
     The quote is tried as given, then without surrounding quotation marks, ellipses and final full stops.
     """
     end = len(context) if end is None else end
-    candidates = [q for q in dict.fromkeys((quote.strip(), quote.strip(_STRIP))) if len(q) >= 2]
+    # a quote must say something: "is" or "14" would ground a verdict on whatever matches first
+    candidates = [q for q in dict.fromkeys((quote.strip(), quote.strip(_STRIP)))
+                  if len(q) >= _MIN_QUOTE and any(ch.isalpha() for ch in q)]
     for q in candidates:
         pos = context.find(q, start, end)
         if pos >= 0:

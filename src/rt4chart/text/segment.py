@@ -88,7 +88,7 @@ def _split_unit(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
         yield start + cursor + lead, start + cursor + lead + len(tail.strip())
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=64)
 def _segment_cached(text: str) -> tuple[Sentence, ...]:
     out: list[Sentence] = []
     for ustart, uend in _units(text):
