@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Union
 
 from .audit.auditor import Auditor
 from .errors import InputError
-from .io import FieldMap, Row, validate_record
+from .io import FieldMap, Row, _has_bad_utf8, validate_record
 from .types import AuditResult, Label, RecordError
 
 
@@ -120,7 +120,8 @@ def _prepare(rows: Iterable[Row], fields: FieldMap) -> Iterator[tuple[int, Union
             rec = validate_record(row.data, row.index, fields)
         except InputError as exc:
             rid = row.data.get(fields.id) if isinstance(row.data, dict) else None
-            rid = rid if isinstance(rid, (str, int)) and not isinstance(rid, bool) else None
+            usable = isinstance(rid, int) and not isinstance(rid, bool) or isinstance(rid, str) and not _has_bad_utf8(rid)
+            rid = rid if usable else None  # an unusable id is not echoed: the row is named by its position
             yield row.index, exc, rid
             continue
         key = str(rec["id"])

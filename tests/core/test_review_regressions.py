@@ -125,3 +125,11 @@ def test_answer_spans_outside_the_answer_are_rejected():
 
     result = asyncio.run(Auditor(judge=Yes(), decomposer=Wild()).audit(REC))
     assert result.claims[0].label == Label.UNVERIFIED and "outside the answer" in result.claims[0].reason
+
+
+def test_an_id_with_a_lone_surrogate_does_not_break_the_output(tmp_path):
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    src.write_text('{"id": "bad\\ud800", "context": "c", "answer": "a"}\n' + json.dumps(_good("ok")) + "\n")
+    assert CliRunner().invoke(main, ["audit", str(src), "-o", str(out), "-q"]).exit_code == 1
+    bad, ok = [json.loads(x) for x in out.read_text().splitlines()]
+    assert bad["id"] is None and bad["error"]["field"] == "id" and ok["id"] == "ok"
