@@ -61,8 +61,8 @@ class BackendError(JudgeError):
 
     @property
     def is_config_error(self) -> bool:
-        """True for replies that no retry can fix (bad request, key, permission or model): 400/401/403/404."""
-        return self.status in (400, 401, 403, 404)
+        """True for a 4xx reply that no retry can fix (bad request, key, permission, model): not 408/409/425/429."""
+        return self.status is not None and self.status < 500 and self.status not in (408, 409, 425, 429)
 
 
 class RelationError(Rt4chartError):

@@ -18,7 +18,7 @@ from typing import Literal, Optional, Protocol, Sequence
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import JudgeError
-from ._ask import ask
+from ..llm.ask import ask
 from ._model import Facet, FacetType
 from ._prompts import load_facet_prompt
 

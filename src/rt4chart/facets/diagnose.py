@@ -31,7 +31,7 @@ from ..meter import metering
 from ..text.align import locate
 from ..text.segment import make_chunks, split_sentences, validate_window
 from ..types import AuditResult, Claim, Label, Usage
-from ._ask import ask
+from ..llm.ask import ask
 from ._model import (
     MODES, AnswerDiagnosis, Cell, ChunkRef, ClaimRef, Diagnosis, Facet, FacetDiagnosis, GenerationDiagnosis,
     ModeAnswer,

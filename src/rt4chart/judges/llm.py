@@ -29,24 +29,22 @@ import json
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Literal, Mapping, Optional, Sequence, TypeVar, Union
+from typing import Any, Awaitable, Callable, Literal, Mapping, Optional, Sequence, Union
 
 from pydantic import BaseModel
 
 from ..audit.decompose import sentence_claims
 from ..errors import BackendError, ConfigError, JudgeError
-from ..llm.backend import RETRYABLE_STATUS, CachedBackend, ChatBackend, OpenAIBackend
+from ..llm.ask import Asked, ask
+from ..llm.backend import CachedBackend, ChatBackend, OpenAIBackend
 from ..llm.cache import ResponseCache
 from ..llm.pricing import price_for
 from ..llm.schemas import (
     BatchVerdictReply,
     HolisticClaimsReply,
-    ReplyError,
     SentenceClaimsReply,
     VerdictReply,
     locate_quote,
-    parse_reply,
-    schema_for,
 )
 from ..llm.templates import Prompt, format_numbered, load_prompt
 from ..text.segment import split_sentences
@@ -136,65 +134,6 @@ class LLMSettings:
         return out
 
 
-M = TypeVar("M", bound=BaseModel)
-
-
-@dataclass
-class _Exchange:
-    """The outcome of one ask (+ at most one re-ask)."""
-
-    reply: Optional[BaseModel] = None
-    raw: Optional[str] = None
-    problems: list[str] = field(default_factory=list)
-    failure: Optional[str] = None
-
-    @property
-    def ok(self) -> bool:
-        return self.reply is not None and not self.problems and self.failure is None
-
-
-def _is_config_error(exc: BackendError) -> bool:
-    return exc.status is not None and exc.status < 500 and exc.status not in RETRYABLE_STATUS
-
-
-async def _converse(
-    backend: ChatBackend,
-    prompt: Prompt,
-    values: Mapping[str, str],
-    model: type[M],
-    check: Callable[[M], list[str]],
-) -> _Exchange:
-    """Ask, validate, re-ask once with the problems, and report what is left. Transient backend failures become
-    ``failure``; configuration errors raise."""
-    messages = prompt.render(**values)
-    schema = schema_for(model)
-    out = _Exchange()
-    for round_ in range(2):
-        try:
-            completion = await backend.complete(messages, schema=schema, prompt_version=prompt.id)
-        except BackendError as exc:
-            if _is_config_error(exc):
-                raise
-            out.failure = f"{exc} (after {exc.attempts} attempt(s))"
-            out.raw = exc.raw if exc.raw is not None else out.raw
-            return out
-        out.raw = completion.text
-        try:
-            out.reply = parse_reply(completion.text, model)
-            out.problems = check(out.reply)
-        except ReplyError as exc:
-            out.reply, out.problems = None, [str(exc)]
-        if not out.problems:
-            return out
-        if round_ == 0:
-            messages = [
-                *messages,
-                {"role": "assistant", "content": completion.text},
-                {"role": "user", "content": REASK.format(problems=" ".join(out.problems))},
-            ]
-    return out
-
-
 def _verdict(
     verdict: str, quotes: Sequence[str], evidence_text: str, where: str
 ) -> tuple[tuple[str, ...], list[str]]:
@@ -275,7 +214,7 @@ class LLMJudge:
             anchored["quotes"] = quotes
             return problems
 
-        ex = await _converse(self.backend, prompt, values, VerdictReply, check)
+        ex = await ask(self.backend, prompt, values, VerdictReply, check, reask=REASK)
         if ex.ok:
             assert isinstance(ex.reply, VerdictReply)
             return Judgment(
@@ -288,7 +227,7 @@ class LLMJudge:
         return self._unverified(ex, prompt)
 
     @staticmethod
-    def _unverified(ex: _Exchange, prompt: Prompt, problems: Optional[list[str]] = None) -> Judgment:
+    def _unverified(ex: Asked, prompt: Prompt, problems: Optional[list[str]] = None) -> Judgment:
         if ex.failure is not None:
             reason = f"judge call failed: {ex.failure}"
         else:
@@ -339,7 +278,7 @@ class LLMJudge:
             return problems
 
         lines = claim_lines if claim_lines is not None else format_numbered({i: c.text for i, c in enumerate(claims)})
-        ex = await _converse(self.backend, prompt, {**values, "claims": lines}, BatchVerdictReply, check)
+        ex = await ask(self.backend, prompt, {**values, "claims": lines}, BatchVerdictReply, check, reask=REASK)
         items.clear()
         if ex.reply is not None:
             check(ex.reply)  # the per-claim state of the last reply that parsed
@@ -403,7 +342,8 @@ class LLMDecomposer:
             bad = sorted({c.sentence for c in reply.claims if not 0 <= c.sentence < len(sentences)})
             return [f"sentence numbers {bad} do not exist (sentences are numbered 0 to {len(sentences) - 1})."] if bad else []
 
-        ex = await _converse(self.backend, self.prompt, {"sentences": numbered}, HolisticClaimsReply, check)
+        ex = await ask(self.backend, self.prompt, {"sentences": numbered}, HolisticClaimsReply, check,
+                       reask=REASK)
         reply = self._require(ex)
         assert isinstance(reply, HolisticClaimsReply)
         grouped: list[list[str]] = [[] for _ in sentences]
@@ -412,14 +352,15 @@ class LLMDecomposer:
         return sentence_claims(answer, grouped)
 
     async def _sentence(self, answer: str, sentence: str) -> list[str]:
-        ex = await _converse(
-            self.backend, self.prompt, {"answer": answer, "sentence": sentence}, SentenceClaimsReply, lambda r: []
+        ex = await ask(
+            self.backend, self.prompt, {"answer": answer, "sentence": sentence}, SentenceClaimsReply, lambda r: [],
+            reask=REASK,
         )
         reply = self._require(ex)
         assert isinstance(reply, SentenceClaimsReply)
         return reply.claims
 
-    def _require(self, ex: _Exchange) -> BaseModel:
+    def _require(self, ex: Asked) -> BaseModel:
         if ex.failure is not None:
             raise BackendError(f"decomposition ({self.prompt.id}) failed: {ex.failure}", raw=ex.raw)
         if not ex.ok:
