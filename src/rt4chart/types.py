@@ -93,6 +93,7 @@ class Judgment(_Frozen):
     score: Optional[float] = None
     raw: Optional[str] = None
     prompt_version: Optional[str] = None
+    spans: tuple[Span, ...] = ()  # the unsupported part of the claim, as offsets into ``Claim.text``; () = all of it
 
 
 class Evidence(_Frozen):
@@ -120,6 +121,9 @@ class ClaimVerdict(_Frozen):
     score: Optional[float] = None
     raw: Optional[str] = None
     prompt_version: Optional[str] = None
+    #: for a hallucinated claim, the answer spans of the part its judge found unsupported (a judge that reads words,
+    #: like the local judge, narrows the claim to them); () = the whole claim (``answer_spans``)
+    flagged_spans: tuple[Span, ...] = ()
 
 
 class Usage(_Frozen):

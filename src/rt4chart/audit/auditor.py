@@ -162,7 +162,8 @@ class Auditor:
             for i, claim in enumerate(claims)
         ]
         label = and_join(v.label for v in verdicts)
-        spans = merge_spans((s for v in verdicts if v.label.hallucinated for s in v.answer_spans), answer)
+        spans = merge_spans((s for v in verdicts if v.label.hallucinated for s in (v.flagged_spans or v.answer_spans)),
+                            answer)
         config = {
             "window": cfg.window, "overlap": cfg.overlap, "global_verification": cfg.global_verification,
             "prefilter": cfg.prefilter, "decomposer": self.decomposer.name,
@@ -228,11 +229,18 @@ class Auditor:
                 reason = f"{final.label.value} verdict rejected: {why}" + (f" ({reason})" if reason else "")
             elif missing:
                 reason = (reason + "; " if reason else "") + f"{len(missing)} evidence quote(s) not found in C dropped"
+        flagged: tuple[Span, ...] = ()
+        if label.hallucinated and final.spans and len(claim.answer_spans) == 1:
+            # the judge's spans are offsets into the claim text: map them when the claim is verbatim answer text
+            base = claim.answer_spans[0]
+            if answer[base.start:base.end] == claim.text and all(0 <= s.start < s.end <= len(claim.text)
+                                                                 for s in final.spans):
+                flagged = tuple(Span(start=base.start + s.start, end=base.start + s.end) for s in final.spans)
         verdict = ClaimVerdict(
             index=claim.index, text=claim.text, sentence_index=claim.sentence_index, label=label,
             local_label=local, chunk_labels=tuple(chunk_labels), focus_chunk=focus,
             answer_spans=claim.answer_spans, evidence=tuple(evidence), reason=reason, score=final.score,
-            raw=final.raw, prompt_version=final.prompt_version,
+            raw=final.raw, prompt_version=final.prompt_version, flagged_spans=flagged,
         )
         problems = claim_violations(verdict, context, sentences)
         problems += [f"claim {claim.index}: answer span {sp.start}:{sp.end} is outside the answer"
