@@ -145,6 +145,13 @@ def test_prediction_from_audit_result() -> None:
     clean = prediction_from_result({"id": "r3", "hallucinated": False, "answer": "abcd", "spans": [], "claims": [],
                                     "label": "entailed"})
     assert clean.score == 0.0 and not clean.hallucinated
+    # a judge that scores every claim it decides ranks answers by their riskiest claim
+    scored = {"id": "r4", "hallucinated": False, "answer": "abcd", "spans": [], "label": "entailed",
+              "claims": [{"label": "entailed", "score": 0.3}, {"label": "entailed", "score": 0.12},
+                         {"label": "unverified", "score": None}]}
+    assert prediction_from_result(scored).score == pytest.approx(0.3)
+    scored["claims"][1]["score"] = None  # one decided claim without a score: back to the span fraction
+    assert prediction_from_result(scored).score == 0.0
 
 
 def test_score_with_baselines_and_markdown() -> None:
