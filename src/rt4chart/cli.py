@@ -83,7 +83,8 @@ def judge_options(f: Any) -> Any:
         click.option("--price-in", type=float, default=None, help="USD per million prompt tokens"),
         click.option("--price-out", type=float, default=None, help="USD per million completion tokens"),
         click.option("--timeout", type=float, default=None, help="LLM request timeout in seconds"),
-        click.option("--threshold", type=float, default=None, help="decision threshold of the local judge"),
+        click.option("--threshold", type=float, default=None,
+                     help="claim threshold of the local judge (default: calibrated, in its model card)"),
     ]
     for opt in reversed(opts):
         f = opt(f)

@@ -1,73 +1,132 @@
-"""The trained offline judge: evidence selection (always) and the shipped ONNX model (when installed)."""
+"""The trained offline judge: its features, its span rule and the shipped ONNX models."""
 
 import asyncio
 import json
+import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
+from click.testing import CliRunner
 
 import rt4chart
 from rt4chart import Claim, Label, Span, check_relation
+from rt4chart.cli import main
+from rt4chart.errors import ConfigError
+from rt4chart.judges import features as F
 from rt4chart.judges import local
 from rt4chart.judges.registry import make_judge
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "records.jsonl"
-needs_model = pytest.mark.skipif(not local.is_available(), reason="local judge model or onnxruntime not installed")
+CTX = ("The free trial lasts 14 days. Eligible users may request one extension by email. "
+       "The Pro plan costs 12 dollars a month.")
 
 
-def test_select_evidence_ranks_by_shared_content_words_within_budget():
-    ctx = "Cats sleep a lot. The free trial lasts 14 days. Dogs bark. The trial can be extended once."
-    sel = local.select_evidence("The free trial lasts 30 days.", ctx)
-    assert sel[0] == "The free trial lasts 14 days."
-    assert "Dogs bark." not in sel
-    long_ctx = " ".join(f"The trial fact {i} is here." for i in range(200))
-    sel = local.select_evidence("trial fact", long_ctx, budget=100)
-    assert sum(len(s) + 1 for s in sel) <= 100 + 1 and len(sel) <= local.MAX_SENTENCES
-    assert local.select_evidence("anything", "") == []
-    # nothing shares a word: the model still gets the first sentence to read
-    assert local.select_evidence("Zebras", "Cats sleep. Dogs bark.") == ["Cats sleep."]
+def _claim(text: str, index: int = 0) -> Claim:
+    return Claim(index=index, text=text, sentence_index=index, answer_spans=(Span(start=0, end=len(text)),))
 
 
-@needs_model
-def test_probabilities_are_distributions_and_cached():
-    judge = local.LocalJudge()
-    pairs = [("The trial lasts 14 days.", "The free trial lasts 14 days."),
-             ("The trial includes phone support.", "The free trial lasts 14 days.")]
-    p = judge.probabilities(pairs)
-    assert p.shape == (2, 3)
-    assert abs(p.sum(axis=1) - 1).max() < 1e-5
-    assert (judge.probabilities(pairs) == p).all()
+def test_merge_words_keeps_flagged_words_and_joins_neighbours():
+    words = [(0, 3, 0.1), (4, 9, 0.8), (10, 15, 0.9), (20, 25, 0.7), (26, 30, 0.2)]
+    assert local.merge_words(words, 0.5) == [(4, 15), (20, 25)]
+    # a flagged claim with no word over the threshold points at its likeliest word
+    assert local.merge_words(words, 0.95) == [(10, 15)]
+    assert local.merge_words([], 0.5) == []
 
 
-@needs_model
-def test_judge_output_contract_on_examples():
+def test_word_features_see_what_the_evidence_holds():
+    rows = F.claim_rows("The trial lasts 30 days.", CTX, None)
+    assert rows.matrix.shape == (5, len(F.FEATURES))
+    col = {name: i for i, name in enumerate(F.FEATURES)}
+    words = ["The", "trial", "lasts", "30", "days"]
+    by_word = dict(zip(words, rows.matrix))
+    assert by_word["trial"][col["w_key_in_ev"]] == 1 and by_word["days"][col["w_key_in_ev"]] == 1
+    assert by_word["30"][col["w_number"]] == 1 and by_word["30"][col["w_number_in_ev"]] == 0
+    assert by_word["The"][col["w_content"]] == 0
+    assert rows.rule == "number-conflict"
+    # claim-level columns are shared by every word of the claim
+    claim_cols = slice(len(F.WORD_FEATURES), len(F.FEATURES))
+    assert (rows.matrix[:, claim_cols] == rows.matrix[0, claim_cols]).all()
+
+
+def test_claim_matrix_aggregates_over_the_claims_judged_together():
+    rows = [F.claim_rows("The trial lasts 14 days.", CTX, None), F.claim_rows("It costs 99 euros.", CTX, None)]
+    m = F.claim_matrix([np.array([0.1, 0.2, 0.1, 0.1, 0.1]), np.array([0.1, 0.9, 0.8, 0.6])], rows)
+    col = {name: i for i, name in enumerate(F.CLAIM_MODEL_FEATURES)}
+    assert m.shape == (2, len(F.CLAIM_MODEL_FEATURES))
+    assert m[0, col["p_max"]] == pytest.approx(0.2) and m[1, col["p_n50"]] == 3
+    assert m[0, col["a_claims"]] == 2 and m[0, col["a_other_max"]] == pytest.approx(0.9)
+    assert m[0, col["a_rank"]] == 1 and m[1, col["a_rank"]] == 0
+
+
+def test_the_model_ships_with_the_package_and_matches_the_features():
+    assert local.is_available(), "models/local_judge_*.onnx must ship in the package"
+    card = local.LocalJudge().card
+    assert card["feature_version"] == F.VERSION
+    assert card["claim_features"] == list(F.CLAIM_MODEL_FEATURES)
+    assert 0 < card["threshold"] < 1 and 0 < card["word_threshold"] < 1
+    assert "RAGTruth train" in card["trained_on"]
+
+
+def test_a_model_of_another_feature_version_is_refused(tmp_path):
+    for name in (local.WORD_MODEL, local.CLAIM_MODEL, local.CARD):
+        shutil.copy(local.model_dir() / name, tmp_path / name)
+    card = json.loads((tmp_path / local.CARD).read_text())
+    card["feature_version"] = -1
+    (tmp_path / local.CARD).write_text(json.dumps(card))
+    with pytest.raises(ConfigError, match="feature version"):
+        local.LocalJudge(directory=tmp_path)
+    with pytest.raises(ConfigError, match="no trained local judge"):
+        local.LocalJudge(directory=tmp_path / "missing")
+
+
+def test_supported_claims_score_lower_than_fabricated_ones():
+    claims = [_claim("The free trial lasts 14 days."),
+              _claim("The trial includes a free iPhone and weekly calls with Microsoft engineers in Seattle.", 1)]
+    out = asyncio.run(local.LocalJudge().judge(claims, CTX, question=None, stage="global"))
+    assert out[0].score < out[1].score
+    assert out[1].label.hallucinated and out[1].evidence == ()
+    assert out[0].label == Label.ENTAILED and out[0].evidence == ("The free trial lasts 14 days.",)
+
+
+def test_threshold_moves_decisions_and_is_validated():
+    claims = [_claim("The trial includes priority email support.")]
+    strict = asyncio.run(local.LocalJudge(threshold=0.001).judge(claims, CTX, question=None, stage="global"))
+    lenient = asyncio.run(local.LocalJudge(threshold=0.999).judge(claims, CTX, question=None, stage="global"))
+    assert strict[0].label.hallucinated and strict[0].spans
+    assert lenient[0].label == Label.ENTAILED
+    with pytest.raises(ConfigError):
+        local.LocalJudge(threshold=1.5)
+
+
+def test_output_contract_and_narrowed_spans_on_examples():
     judge, _ = make_judge("local")
+    seen_flagged = 0
     for line in EXAMPLES.read_text().splitlines():
         rec = json.loads(line)
         result = rt4chart.audit(rec["context"], rec["answer"], rec.get("question"), judge=judge)
         check_relation(result)
         for c in result.claims:
-            assert c.label in (Label.ENTAILED, Label.CONTRADICTED, Label.BASELESS, Label.UNVERIFIED)
             assert c.score is None or 0.0 <= c.score <= 1.0
             if c.label == Label.BASELESS:
                 assert c.evidence == ()
+            if c.flagged_spans:
+                seen_flagged += 1
+                assert c.label.hallucinated
+                claim_span = c.answer_spans[0]
+                assert all(claim_span.start <= s.start < s.end <= claim_span.end for s in c.flagged_spans)
+        for s in result.spans:
+            assert any(c.label.hallucinated and (c.flagged_spans or c.answer_spans)[0].start <= s.end
+                       for c in result.claims)
+    assert seen_flagged > 0
 
 
-@needs_model
-def test_threshold_moves_decisions():
-    claims = [Claim(index=0, text="The trial includes priority email support.", sentence_index=0,
-                    answer_spans=(Span(start=0, end=10),))]
-    ctx = "The free trial lasts 14 days. Eligible users may request one extension."
-    strict = asyncio.run(local.LocalJudge(threshold=0.01).judge(claims, ctx, question=None, stage="global"))
-    lenient = asyncio.run(local.LocalJudge(threshold=0.99).judge(claims, ctx, question=None, stage="global"))
-    assert strict[0].label.hallucinated
-    assert lenient[0].label == Label.ENTAILED and lenient[0].evidence
-    with pytest.raises(ValueError):
-        local.LocalJudge(threshold=1.5)
-
-
-@needs_model
-def test_auto_picks_the_local_judge_offline(monkeypatch):
+def test_auto_picks_the_local_judge_offline_and_audit_uses_it(monkeypatch, tmp_path):
     monkeypatch.delenv("RT4CHART_BASE_URL", raising=False)
     judge, _ = make_judge("auto")
     assert judge.name == "local"
+    out = tmp_path / "out.jsonl"
+    res = CliRunner().invoke(main, ["audit", str(EXAMPLES), "-o", str(out), "-q"])
+    assert res.exit_code in (0, 1), res.output
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    assert rows and all(r["judge"] == "local" for r in rows if "judge" in r)
