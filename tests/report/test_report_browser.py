@@ -34,11 +34,11 @@ def _span_colours(page, scope: str = "") -> dict:
     }""", scope)
 
 
-def test_report_of_examples_colours_claims_and_links_them_to_evidence(report_browser, tmp_path: Path):
+def test_report_of_examples_colours_claims_and_links_them_to_evidence(chromium, tmp_path: Path):
     results = example_results()
     results.append({"id": "broken", "index": 6, "error": {"field": "answer", "message": "is empty", "kind": "input"}})
     path = write_html(results, tmp_path / "report.html", source="examples/records.jsonl")
-    page, errors = _open(report_browser, path)
+    page, errors = _open(chromium, path)
 
     assert page.inner_text("#count") == "showing 7 of 7"
     assert _span_colours(page) == {"lab-contradicted": [RED], "lab-baseless": [YELLOW], "lab-entailed": [GREEN]}
@@ -79,11 +79,11 @@ def test_report_of_examples_colours_claims_and_links_them_to_evidence(report_bro
     page.close()
 
 
-def test_report_filters_by_label_task_hallucination_and_text(report_browser, tmp_path: Path):
+def test_report_filters_by_label_task_hallucination_and_text(chromium, tmp_path: Path):
     results = example_results()
     results.append({"id": "broken", "index": 6, "error": {"field": "answer", "message": "is empty", "kind": "input"}})
     path = write_html(results, tmp_path / "report.html")
-    page, errors = _open(report_browser, path)
+    page, errors = _open(chromium, path)
 
     def shown() -> list[str]:
         return page.locator("article.card .rid").all_inner_texts()
@@ -109,10 +109,10 @@ def test_report_filters_by_label_task_hallucination_and_text(report_browser, tmp
     page.close()
 
 
-def test_report_never_executes_record_text(report_browser, tmp_path: Path):
+def test_report_never_executes_record_text(chromium, tmp_path: Path):
     evil = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'
     result = crafted_result(evil, context=f"Alpha is one. {evil} Gamma is three.", answer=f"Alpha is {evil} nine.")
-    page, errors = _open(report_browser, write_html([result], tmp_path / "evil.html", title=evil))
+    page, errors = _open(chromium, write_html([result], tmp_path / "evil.html", title=evil))
     assert page.evaluate("window.__pwned") is None
     assert page.locator("article.card img").count() == 0 and page.locator("article.card script").count() == 0
     assert evil in page.inner_text("article.card [data-role=answer]")
@@ -123,12 +123,12 @@ def test_report_never_executes_record_text(report_browser, tmp_path: Path):
     page.close()
 
 
-def test_offsets_count_code_points_like_python(report_browser, tmp_path: Path):
+def test_offsets_count_code_points_like_python(chromium, tmp_path: Path):
     # Astral characters are one Python index but two JavaScript ones: spans must still land on the same text.
     context = "😀 Alpha is one. 🎉 Beta is two. 🚀 Gamma is three."
     answer = "😀😀 Alpha nine. 🎉 Delta four. 🚀 Gamma three."
     result = crafted_result("emoji", context=context, answer=answer)
-    page, errors = _open(report_browser, write_html([result], tmp_path / "emoji.html"))
+    page, errors = _open(chromium, write_html([result], tmp_path / "emoji.html"))
     spans = page.locator(".claim-span").all_inner_texts()
     assert spans == [c.text for c in result.claims]
     page.locator(".claim-item").first.click()
@@ -137,7 +137,7 @@ def test_offsets_count_code_points_like_python(report_browser, tmp_path: Path):
     page.close()
 
 
-def test_five_thousand_records_open_without_freezing(report_browser, tmp_path: Path):
+def test_five_thousand_records_open_without_freezing(chromium, tmp_path: Path):
     base = example_results()
     results = []
     for i in range(5000):
@@ -145,7 +145,7 @@ def test_five_thousand_records_open_without_freezing(report_browser, tmp_path: P
         r["id"] = f"r{i}"
         results.append(r)
     path = write_html(results, tmp_path / "big.html")
-    page, errors = _open(report_browser, path, height=900)
+    page, errors = _open(chromium, path, height=900)
     rendered = int(page.get_attribute("#records", "data-rendered"))
     assert page.inner_text("#count") == "showing 5,000 of 5,000"
     assert 30 <= rendered <= 300  # lazy: a few pages, not 5,000 cards (timings live in the benchmarks)

@@ -1,4 +1,4 @@
-"""Fixtures for the HTTP service tests: apps over fake and real auditors, a live uvicorn, headless Chromium."""
+"""Fixtures for the HTTP service tests: apps over fake and real auditors, a live uvicorn (Chromium: tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("fastapi", reason="the server extra is not installed: pip install 'rt4chart[server]'")
 
-from server_helpers import CHROMIUM, LiveServer, TestClient  # noqa: E402
+from server_helpers import LiveServer, TestClient  # noqa: E402
 
 from rt4chart.server import ServerSettings, create_app  # noqa: E402
 
@@ -47,15 +47,3 @@ def live_server() -> Iterator[Any]:
     yield start
     for s in servers:
         s.stop()
-
-
-@pytest.fixture(scope="module")  # one Playwright at a time: its sync API owns the event loop
-def chromium() -> Iterator[Any]:
-    """A headless Chromium (the system one; Playwright's own download is not used)."""
-    if CHROMIUM is None:
-        pytest.skip("chromium is not installed (apt-get install -y chromium); .ci/run installs it")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
-        yield browser
-        browser.close()
