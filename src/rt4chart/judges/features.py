@@ -3,9 +3,11 @@
 A claim is read against one evidence text (a chunk, or the whole context C) and, when there is one, the question.
 Each word token of the claim gets a feature row of three parts:
 
-- **word**: what the word is (content word, number, capitalised name, length) and whether it, its stem, the bigrams
-  and the trigram around it, or its number occur in the evidence; whether the best evidence sentences for the claim
-  hold it; how many of its neighbours (three words either side) are found;
+- **word**: what the word is (content word, number, capitalised name, length; a hedge, quantifier, causal, temporal
+  or comparative function word) and whether it, its stem, the bigrams and the trigram around it, or its number occur
+  in the evidence; whether the best evidence sentences for the claim hold it; how many of its neighbours (three
+  words either side) are found; how far apart, in evidence tokens, it and the claim's previous / next content word
+  occur; whether it only names a record field whose value is false;
 - **claim**: the lexical judge's threshold-free assessment of the whole claim (weighted coverage after joining one,
   two, three sentences, missing numbers and names, the number rival and negation checks, the rule it would apply)
   and the claim's own length and position;

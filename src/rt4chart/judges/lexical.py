@@ -37,7 +37,8 @@ from ..errors import ConfigError
 from ..types import Claim, Judgment, Label, Stage
 
 # -- private tokenisation ---------------------------------------------------------------------------------------
-# (``text.lexical.content_words`` feeds the trained judge's inputs, so refinements live here, not there.)
+# The trained local judge's features (``judges/features.py``) call ``_assess``, ``_index``, ``_words`` and ``_rule``:
+# changing what they compute changes that model's inputs, so bump ``features.VERSION`` and retrain it.
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _CANDIDATES = 16  # sentences sharing most content words that the greedy cover considers

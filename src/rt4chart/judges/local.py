@@ -166,7 +166,7 @@ class LocalJudge:
         return rows, word_p, claim_p, unseen
 
     def _decide(self, claims: Sequence[Claim], evidence: str, question: Optional[str]) -> list[Judgment]:
-        with self._lock:  # the lexical index caches are plain dicts; one feature pass at a time
+        with self._lock:  # feature building is pure Python (GIL-bound): one pass at a time, no thrashing
             rows, word_p, claim_p, unseen = self.score(claims, evidence, question)
         version = f"{MODEL_NAME}@{self._models.card.get('version', '?')}"
         out = []
