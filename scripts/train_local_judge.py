@@ -42,7 +42,7 @@ from rt4chart.audit.decompose import RuleDecomposer  # noqa: E402
 from rt4chart.eval.datasets import load_ragtruth  # noqa: E402
 from rt4chart.eval.metrics import answer_prf, span_prf  # noqa: E402
 from rt4chart.judges import features as F  # noqa: E402
-from rt4chart.judges.local import CARD, CLAIM_MODEL, WORD_MODEL, merge_words, unseen_claims  # noqa: E402
+from rt4chart.judges.local import CARD, CLAIM_MODEL, WORD_MODEL, decided_by_rule, merge_words  # noqa: E402
 
 OUT_DIR = ROOT / "src" / "rt4chart" / "judges" / "models"
 
@@ -254,8 +254,9 @@ def main() -> None:
             print(f"[claim] {i} trees: validation claim AUROC {roc_auc_score(cy[val_claims], q):.4f}, "
                   f"answer AUROC {roc_auc_score(gold_y, risk):.4f}", flush=True)
 
-    # 3. thresholds on the validation slice, with the judge's rule for claims sharing no word with the context
-    q = np.where(unseen_claims(Cv), np.maximum(q, 1.0), q)  # flagged at any threshold (the judge's score: see local)
+    # 3. thresholds on the validation slice, with the judge's rules (claims sharing no word with the context, number
+    # swaps), which flag a claim at any threshold
+    q = np.where(decided_by_rule(Cv), 1.0, q)
     claim_t = max(np.arange(0.05, 0.95, 0.01), key=lambda t: evaluate(data, records, p_word, q, val_claims, t, 0.5, spans=False)[0].f1)
     claim_t = round(float(claim_t), 2)
     word_t = max(np.arange(0.05, 0.6, 0.025),

@@ -130,3 +130,18 @@ def test_auto_picks_the_local_judge_offline_and_audit_uses_it(monkeypatch, tmp_p
     assert res.exit_code in (0, 1), res.output
     rows = [json.loads(x) for x in out.read_text().splitlines()]
     assert rows and all(r["judge"] == "local" for r in rows if "judge" in r)
+
+
+def test_rules_flag_clear_cases_the_model_never_learned():
+    judge = local.LocalJudge(threshold=0.99)  # the model alone would call every claim entailed at this threshold
+    ctx = ("Acme Corp reported revenue of $4.2 billion for fiscal 2023, up 8% from the previous year. "
+           "Photography with flash is not permitted inside the galleries.")
+    claims = [_claim("Acme Corp reported revenue of $5.1 billion for fiscal 2023, up 8% from the previous year."),
+              _claim("Photography with flash is permitted inside the galleries.", 1),
+              _claim("Zebras migrate through Kenyan savannas.", 2),
+              _claim("Acme Corp reported revenue for fiscal 2023.", 3)]
+    swap, flip, unseen, fine = asyncio.run(judge.judge(claims, ctx, question=None, stage="global"))
+    assert swap.label == Label.CONTRADICTED and "$4.2 billion" in swap.evidence[0] and swap.score >= 0.99
+    assert flip.label == Label.CONTRADICTED and "not permitted" in flip.evidence[0]
+    assert unseen.label == Label.BASELESS and unseen.evidence == () and "none of the claim's content words" in unseen.reason
+    assert fine.label == Label.ENTAILED

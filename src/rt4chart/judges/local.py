@@ -43,6 +43,9 @@ _BRIDGE = 3  # flagged words separated by at most this many characters (spaces, 
 #: a claim with at least this many content words, none of which occurs anywhere in the evidence, is baseless
 #: whatever the model says (RAGTruth's short unsupported fragments taught it a lower risk; see unseen_claims)
 MIN_UNSEEN_WORDS = 3
+#: a claim stating a number absent from the evidence, whose other content words a number-stating evidence sentence
+#: covers at least this well, is contradicted whatever the model says (see number_swaps)
+NUMBER_SWAP_COVER = 0.8
 
 
 def unseen_claims(claim_matrix: np.ndarray) -> np.ndarray:
@@ -53,6 +56,29 @@ def unseen_claims(claim_matrix: np.ndarray) -> np.ndarray:
     col = F.CLAIM_MODEL_FEATURES.index
     return ((claim_matrix[:, col("c_rule")] == F.RULES.index("no-evidence"))
             & (claim_matrix[:, col("c_content")] >= MIN_UNSEEN_WORDS))
+
+
+def number_swaps(claim_matrix: np.ndarray) -> np.ndarray:
+    """Which rows of a claim matrix are near-copies of an evidence sentence with another number ("revenue of $5.1
+    billion" against "revenue of $4.2 billion"): the lexical number conflict with the rival sentence covering at
+    least ``NUMBER_SWAP_COVER`` of the claim. The model alone lets them pass, because the lexical number check misfires
+    on RAGTruth (only 54 % of its train conflicts are gold hallucinations); near-copies are rare there (1 of 11,000
+    validation claims) and cost no validation F1."""
+    col = F.CLAIM_MODEL_FEATURES.index
+    return ((claim_matrix[:, col("c_rule")] == F.RULES.index("number-conflict"))
+            & (claim_matrix[:, col("c_rival_cover")] >= NUMBER_SWAP_COVER))
+
+
+def negation_flips(claim_matrix: np.ndarray) -> np.ndarray:
+    """Which rows of a claim matrix are an evidence sentence with the opposite negation and otherwise the same
+    content words ("flash is permitted" against "flash is not permitted"): the lexical negation conflict, which
+    requires coverage both ways. Six claims in all of RAGTruth train, so the model never learned it."""
+    return claim_matrix[:, F.CLAIM_MODEL_FEATURES.index("c_rule")] == F.RULES.index("negation-conflict")
+
+
+def decided_by_rule(claim_matrix: np.ndarray) -> np.ndarray:
+    """Claims flagged whatever the model's probability: ``unseen_claims``, ``number_swaps``, ``negation_flips``."""
+    return unseen_claims(claim_matrix) | number_swaps(claim_matrix) | negation_flips(claim_matrix)
 
 
 def model_dir() -> Path:
@@ -116,14 +142,14 @@ class _Models:
         return 1.0 / (1.0 + np.exp(-logit.astype(np.float64)))
 
     def predict(self, rows: Sequence[F.WordRows]) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
-        """Word probabilities per claim, claim probabilities, and which claims ``unseen_claims`` decides, for claims
+        """Word probabilities per claim, claim probabilities, and which claims ``decided_by_rule`` flags, for claims
         judged together."""
         stacked = np.concatenate([r.matrix for r in rows]) if rows else np.zeros((0, len(F.FEATURES)))
         p = self._run(self.words, stacked)
         cuts = np.cumsum([len(r.spans) for r in rows])[:-1]
         per_claim = np.split(p, cuts) if rows else []
         matrix = F.claim_matrix(per_claim, rows)
-        return per_claim, self._run(self.claims, matrix), unseen_claims(matrix)
+        return per_claim, self._run(self.claims, matrix), decided_by_rule(matrix)
 
 
 @lru_cache(maxsize=4)
@@ -158,7 +184,7 @@ class LocalJudge:
 
     def score(self, claims: Sequence[Claim], evidence: str,
               question: Optional[str]) -> tuple[list[F.WordRows], list[np.ndarray], np.ndarray, np.ndarray]:
-        """Feature rows, word probabilities, claim probabilities and the ``unseen_claims`` mask of claims read
+        """Feature rows, word probabilities, claim probabilities and the ``decided_by_rule`` mask of claims read
         together against ``evidence``."""
         rows = [F.claim_rows(c.text, evidence, question, index=c.index, sentence=c.sentence_index,
                              start=c.answer_spans[0].start if c.answer_spans else 0) for c in claims]
@@ -167,14 +193,14 @@ class LocalJudge:
 
     def _decide(self, claims: Sequence[Claim], evidence: str, question: Optional[str]) -> list[Judgment]:
         with self._lock:  # feature building is pure Python (GIL-bound): one pass at a time, no thrashing
-            rows, word_p, claim_p, unseen = self.score(claims, evidence, question)
+            rows, word_p, claim_p, by_rule = self.score(claims, evidence, question)
         version = f"{MODEL_NAME}@{self._models.card.get('version', '?')}"
         out = []
         sentences = F.sentences_of(evidence)
-        for claim, rows_i, wp, q, no_word in zip(claims, rows, word_p, claim_p, unseen):
+        for claim, rows_i, wp, q, forced in zip(claims, rows, word_p, claim_p, by_rule):
             a = rows_i.assessment
             q = float(q)
-            if no_word:
+            if forced and rows_i.rule == "no-evidence":
                 # the score stays the model's risk, raised to the threshold so that it agrees with the label
                 out.append(Judgment(label=Label.BASELESS, score=round(max(q, self.threshold), 4),
                                     prompt_version=version,
@@ -185,6 +211,8 @@ class LocalJudge:
             ranked = sorted(zip(wp, rows_i.spans), key=lambda x: -x[0])
             top_words = ", ".join(list(dict.fromkeys(claim.text[s:e] for p, (s, e) in ranked
                                                      if p >= self.word_threshold))[:8])
+            if forced:
+                q = max(q, self.threshold)  # a number swap or negation flip: flagged, the score agrees
             if q >= self.threshold:
                 spans = tuple(Span(start=s, end=e) for s, e in merge_words(
                     [(s, e, float(p)) for (s, e), p in zip(rows_i.spans, wp)], self.word_threshold))
