@@ -36,7 +36,7 @@ VERSION = 3
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?(?:[.,][0-9]+)*")
 RULES = ("unverified", "no-evidence", "number-conflict", "negation-conflict", "number-missing", "name-missing",
-          "entailed", "low-coverage")
+         "entailed", "low-coverage")
 _KINDS = ("meta", "empty", "restates", "no-evidence", "scored")
 _RULER = LexicalJudge()
 _WINDOW = 3
