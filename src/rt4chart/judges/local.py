@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+from collections import OrderedDict
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -176,6 +177,9 @@ class LocalJudge:
             if not 0.0 < value < 1.0:
                 raise ConfigError(f"{name} must be in (0, 1), got {value}")
         self._lock = threading.Lock()
+        # the last few decisions: a context of at most W sentences is one chunk equal to C, so the local and the
+        # global pass read the same claims against the same text (half of RAGTruth's answers)
+        self._recent: OrderedDict[tuple, list[Judgment]] = OrderedDict()
 
     @property
     def card(self) -> dict[str, Any]:
@@ -192,8 +196,19 @@ class LocalJudge:
         return rows, word_p, claim_p, unseen
 
     def _decide(self, claims: Sequence[Claim], evidence: str, question: Optional[str]) -> list[Judgment]:
+        key = (evidence, question, tuple((c.text, c.index, c.sentence_index, c.answer_spans) for c in claims))
         with self._lock:  # feature building is pure Python (GIL-bound): one pass at a time, no thrashing
-            rows, word_p, claim_p, by_rule = self.score(claims, evidence, question)
+            if key in self._recent:
+                self._recent.move_to_end(key)
+                return list(self._recent[key])
+            out = self._judgments(claims, evidence, question)
+            self._recent[key] = out
+            if len(self._recent) > 8:
+                self._recent.popitem(last=False)
+        return list(out)
+
+    def _judgments(self, claims: Sequence[Claim], evidence: str, question: Optional[str]) -> list[Judgment]:
+        rows, word_p, claim_p, by_rule = self.score(claims, evidence, question)
         version = f"{MODEL_NAME}@{self._models.card.get('version', '?')}"
         out = []
         sentences = F.sentences_of(evidence)
