@@ -218,13 +218,10 @@ def audit(input_path: str, output: Optional[str], resume: bool, fmt: Optional[st
 
 def _gate_routing(rows: list, fraction: float, fields: Any, console: Any) -> dict[int, tuple[float, bool]]:
     """Cascade (RAGScope routing): risk per valid row and whether it is among the lowest-risk ``fraction``."""
-    import numpy as np
-
     from .io import validate_record
 
     try:
-        from .gate import risk_scores
-        from .gate.routing import route
+        from .gate import route_by_risk
     except ImportError as exc:
         console.print(f"[red]error:[/red] --gate-accept needs the gate, which failed to import: {exc}")
         sys.exit(EXIT_USAGE)
@@ -238,12 +235,11 @@ def _gate_routing(rows: list, fraction: float, fields: Any, console: Any) -> dic
     if not valid:
         return {}
     try:
-        scores = np.asarray(risk_scores([rec for _, rec in valid]), dtype=float)
-        routes = route(scores, accept=fraction)  # the gate's own rule: the lowest ceil(fraction * n) risks
+        routed = route_by_risk([rec for _, rec in valid], fraction)
     except (Rt4chartError, ValueError, OSError) as exc:
         console.print(f"[red]error:[/red] the RAGScope gate could not score the input: {exc}", highlight=False)
         sys.exit(EXIT_USAGE)
-    return {index: (float(scores[i]), routes[i] == "accept") for i, (index, _) in enumerate(valid)}
+    return {index: pair for (index, _), pair in zip(valid, routed)}
 
 
 if __name__ == "__main__":  # pragma: no cover

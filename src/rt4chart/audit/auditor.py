@@ -143,7 +143,7 @@ class Auditor:
         local_labels = [or_join(j[i].label for j in chunk_judgments) for i in range(len(claims))]
         focus = [self._focus(i, local_labels[i], chunk_judgments) for i in range(len(claims))]
 
-        if cfg.global_verification and claims:
+        if cfg.global_verification:
             hints = [chunks[f].text if f is not None and local_labels[i] != Label.BASELESS else None
                      for i, f in enumerate(focus)]
             finals = await judge_safely(

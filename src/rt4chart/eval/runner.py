@@ -154,12 +154,9 @@ def write_outputs(report: Mapping[str, Any], out_dir: Path, title: str) -> tuple
 
 def gate_routing(records: Sequence[EvalRecord], accept: float) -> dict[int, tuple[float, bool]]:
     """RAGScope cascade: risk of every record and whether it is among the lowest-risk ``accept`` fraction."""
-    from rt4chart.gate import risk_scores
-    from rt4chart.gate.routing import route
+    from rt4chart.gate import route_by_risk
 
-    scores = risk_scores([r.to_record() for r in records])
-    routes = route(scores, accept=accept)
-    return {i: (float(scores[i]), routes[i] == "accept") for i in range(len(records))}
+    return dict(enumerate(route_by_risk([r.to_record() for r in records], accept)))
 
 
 def cascade_summary(records: Sequence[EvalRecord], routing: dict[int, tuple[float, bool]], accept: float) -> dict:

@@ -46,6 +46,7 @@ __all__ = [
     "review_precision",
     "risk_scores",
     "route",
+    "route_by_risk",
     "save_gate",
     "uncovered_fraction",
 ]
@@ -75,3 +76,10 @@ def risk_scores(records: Sequence[Any]) -> np.ndarray:
     if len(records) == 0:
         return np.zeros(0)
     return load_default_gate().predict_proba(records)[:, 1]
+
+
+def route_by_risk(records: Sequence[Any], accept: float) -> list[tuple[float, bool]]:
+    """The gate cascade's routing: per record, its risk and whether it is among the lowest-risk ``accept`` fraction
+    (accepted without the judge; ``route``'s ceil rule, ties in input order)."""
+    scores = risk_scores(records)
+    return [(float(score), where == "accept") for score, where in zip(scores, route(scores, accept=accept))]
