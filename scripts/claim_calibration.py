@@ -4,8 +4,8 @@
     rt4chart eval run --dataset ragtruth --split test --judge local -o runs/local-ship -q
     python3 scripts/claim_calibration.py runs/local-ship [--split test]
 
-A claim counts as gold-hallucinated when gold spans cover a quarter of its answer span or 12 characters (the rule
-``scripts/train_local_judge.py`` trains on). Prints claims, mean score and observed rate per score bin, and the
+A claim counts as gold-hallucinated by ``claim_is_hallucinated`` of ``scripts/train_local_judge.py`` (gold spans
+cover a quarter of its answer span or 12 characters: the rule the judge trains on). Prints claims, mean score and observed rate per score bin, and the
 expected calibration error (ECE) over those bins. Claims without a score (unverified) are left out.
 """
 
@@ -19,6 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from rt4chart.eval.datasets import load_ragtruth  # noqa: E402
+from train_local_judge import claim_is_hallucinated  # noqa: E402  (this folder is on sys.path when run as a script)
 
 EDGES = (0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
 
@@ -38,9 +39,8 @@ def main() -> None:
         for claim in result.get("claims") or ():
             if claim.get("score") is None or not claim.get("answer_spans"):
                 continue
-            s, e = claim["answer_spans"][0]["start"], claim["answer_spans"][0]["end"]
-            covered = sum(max(0, min(e, g.end) - max(s, g.start)) for g in record.spans)
-            pairs.append((float(claim["score"]), covered >= min(12, e - s) or covered >= 0.25 * (e - s)))
+            span = claim["answer_spans"][0]
+            pairs.append((float(claim["score"]), claim_is_hallucinated(span["start"], span["end"], record.spans)))
     if not pairs:
         sys.exit(f"no scored claims in {args.run / 'results.jsonl'}")
     print("| claim score bin | claims | mean score | observed hallucinated rate |")

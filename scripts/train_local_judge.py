@@ -51,6 +51,12 @@ def covered(start: int, end: int, spans) -> int:
     return sum(max(0, min(end, g.end) - max(start, g.start)) for g in spans)
 
 
+def claim_is_hallucinated(start: int, end: int, spans) -> bool:
+    """The claim label trained on: gold spans cover a quarter of the claim's answer span, or 12 characters."""
+    cov = covered(start, end, spans)
+    return cov >= min(12, end - start) or cov >= 0.25 * (end - start)
+
+
 def prepare(args) -> dict:
     """Feature rows of every word of every train claim (cached per feature version and seed)."""
     cache = Path(args.cache_dir) / f"rows-v{F.VERSION}-{args.seed}.npz"
@@ -73,8 +79,7 @@ def prepare(args) -> dict:
                                 start=sp.start)
             if not rows.spans:
                 continue
-            cov = covered(sp.start, sp.end, r.spans)
-            claim_y.append(cov >= min(12, sp.end - sp.start) or cov >= 0.25 * (sp.end - sp.start))
+            claim_y.append(claim_is_hallucinated(sp.start, sp.end, r.spans))
             for s, e in rows.spans:
                 y.append(covered(sp.start + s, sp.start + e, r.spans) > 0)
                 start.append(sp.start + s)
