@@ -115,7 +115,7 @@ _STYLE = {"entailed": "green", "contradicted": "red", "baseless": "yellow", "unv
 
 
 def _print_records(path: Path, console: Any) -> None:
-    """A readable digest of a small run: each answer's label and its non-entailed claims with their reasons."""
+    """A readable digest of a small run: each answer's label and its claims, with the reasons of non-entailed ones."""
     import json
 
     from rich.markup import escape
