@@ -42,7 +42,9 @@ from rt4chart.audit.decompose import RuleDecomposer  # noqa: E402
 from rt4chart.eval.datasets import load_ragtruth  # noqa: E402
 from rt4chart.eval.metrics import answer_prf, span_prf  # noqa: E402
 from rt4chart.judges import features as F  # noqa: E402
-from rt4chart.judges.local import CARD, CLAIM_MODEL, WORD_MODEL, decided_by_rule, merge_words  # noqa: E402
+from rt4chart.judges import tagger as T  # noqa: E402
+from rt4chart.judges.local import (  # noqa: E402
+    CARD, CLAIM_MODEL, CLAIM_MODEL_T, TAGGER_CARD, WORD_MODEL, WORD_MODEL_T, decided_by_rule, merge_words)
 
 OUT_DIR = ROOT / "src" / "rt4chart" / "judges" / "models"
 
@@ -57,6 +59,14 @@ def claim_is_hallucinated(start: int, end: int, spans) -> bool:
     return cov >= min(12, end - start) or cov >= 0.25 * (end - start)
 
 
+def split_groups(groups, seed: int, val_frac: float, folds: int) -> dict:
+    """Context group -> fold, -1 for the validation slice (the first ``val_frac`` of the groups, seeded shuffle)."""
+    uniq = sorted(set(groups))
+    random.Random(seed).shuffle(uniq)
+    n_val = int(len(uniq) * val_frac)
+    return {**{g: -1 for g in uniq[:n_val]}, **{g: k % folds for k, g in enumerate(uniq[n_val:])}}
+
+
 def prepare(args) -> dict:
     """Feature rows of every word of every train claim (cached per feature version and seed)."""
     cache = Path(args.cache_dir) / f"rows-v{F.VERSION}-{args.seed}.npz"
@@ -65,11 +75,7 @@ def prepare(args) -> dict:
         return dict(np.load(cache))
     t0 = time.time()
     records = load_ragtruth("train")
-    uniq = sorted({r.group for r in records})
-    random.Random(args.seed).shuffle(uniq)
-    n_val = int(len(uniq) * args.val_frac)
-    fold_of = {g: -1 for g in uniq[:n_val]}
-    fold_of.update({g: k % args.folds for k, g in enumerate(uniq[n_val:])})
+    fold_of = split_groups([r.group for r in records], args.seed, args.val_frac, args.folds)
     dec = RuleDecomposer()
     mats, y, record, claim, start, end, claim_y = [], [], [], [], [], [], []
     for ri, r in enumerate(records):
@@ -99,6 +105,50 @@ def prepare(args) -> dict:
     print(f"[prepare] {len(records)} responses, {len(claim_y)} claims, {len(y)} words, {time.time() - t0:.0f}s",
           flush=True)
     return data
+
+
+def tagger_column(data: dict, records, args) -> np.ndarray:
+    """The tagger's P(hallucinated) of every word row (``nan`` beyond its window): out-of-fold for train rows
+    (``scripts/train_local_tagger.py --stage oof``, the same folds), the shipped ONNX tagger's for validation rows,
+    as the judge computes it at run time. Cached."""
+    cache = Path(args.cache_dir) / f"tagger-col-v{F.VERSION}-{args.seed}.npz"
+    if cache.exists():
+        return np.load(cache)["t"]
+    t0 = time.time()
+    oof = np.load(Path(args.tagger_cache) / f"oof-{args.seed}.npz")
+    oof_p = np.split(oof["p"].astype(np.float64), np.cumsum(oof["n"])[:-1])
+    if len(oof_p) != len(records):
+        raise SystemExit(f"{args.tagger_cache}: out-of-fold probabilities for {len(oof_p)} answers, "
+                         f"train has {len(records)}")
+    tagger = T.Tagger(Path(args.out_dir), threads=2)
+    dec = RuleDecomposer()
+    col = np.full(len(data["y"]), np.nan)
+    bounds = np.searchsorted(data["record"], np.arange(len(records) + 1))
+    w_start, w_end = data["start"], data["end"]
+    for ri, r in enumerate(records):
+        a, b = bounds[ri], bounds[ri + 1]
+        if a == b:
+            continue
+        claims = dec.decompose_sync(r.answer)
+        text, starts = T.claims_text([c.text for c in claims])
+        enc = tagger.encoder.encode(r.question, [s.text for s in F.sentences_of(r.context)], text)
+        if data["fold"][ri] < 0:
+            p = tagger.probabilities(enc)
+        else:
+            p = oof_p[ri]
+            if len(p) != len(enc.positions):
+                raise SystemExit(f"answer {ri}: {len(p)} out-of-fold token probabilities for {len(enc.positions)} "
+                                 "claim tokens; rerun the tagger's prepare and oof stages")
+        for k, c in enumerate(claims):
+            sp = c.answer_spans[0]
+            sel = np.arange(a, b)[(w_start[a:b] >= sp.start) & (w_end[a:b] <= sp.end)]
+            words = [(int(w_start[i]) - sp.start, int(w_end[i]) - sp.start) for i in sel]
+            col[sel] = T.word_probabilities(enc, p, starts[k], words)
+        if ri % 3000 == 0:
+            print(f"[tagger] {ri}/{len(records)} {time.time() - t0:.0f}s", flush=True)
+    np.savez_compressed(cache, t=col)
+    print(f"[tagger] word column: {np.isnan(col).mean():.2%} beyond the window, {time.time() - t0:.0f}s", flush=True)
+    return col
 
 
 def boosted(iters: int, leaves: int, lr: float, min_leaf: int, seed: int):
@@ -144,8 +194,10 @@ def export(model, n_features: int, path: Path) -> None:
     onnx.save(onx, str(path))
 
 
-def claim_rows_from(data: dict, p: np.ndarray, claims: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Claim-model rows (answer aggregates within each record) for the given claim ids, with their record ids."""
+def claim_rows_from(data: dict, p: np.ndarray, claims: np.ndarray,
+                    tagged: "np.ndarray | None" = None) -> tuple[np.ndarray, np.ndarray]:
+    """Claim-model rows (answer aggregates within each record) for the given claim ids, with their record ids; with
+    ``tagged`` (the tagger's word probabilities, one per word row), the semantic stage's claim columns too."""
     X, cl, rec = data["X"], data["claim"], data["record"]
     bounds = np.flatnonzero(np.r_[True, cl[1:] != cl[:-1], True])
     by_claim = {int(cl[a]): (a, b) for a, b in zip(bounds[:-1], bounds[1:])}
@@ -156,7 +208,10 @@ def claim_rows_from(data: dict, p: np.ndarray, claims: np.ndarray) -> tuple[np.n
     def flush() -> None:
         if cur:
             rows = [F.WordRows(spans=(), matrix=X[a:b]) for a, b in cur]
-            out.append(F.claim_matrix([p[a:b] for a, b in cur], rows))
+            m = F.claim_matrix([p[a:b] for a, b in cur], rows)
+            if tagged is not None:
+                m = np.hstack([m, T.claim_columns([tagged[a:b] for a, b in cur])])
+            out.append(m)
             out_rec.extend([cur_rec] * len(cur))
 
     for c in claims:
@@ -209,6 +264,10 @@ def main() -> None:
     ap.add_argument("--claim-lr", type=float, default=0.05)
     ap.add_argument("--min-leaf", type=int, default=200, help="fewest training rows in a leaf (both models)")
     ap.add_argument("--report-every", type=int, default=50, help="print validation metrics every N trees")
+    ap.add_argument("--semantic", action="store_true",
+                    help="train the semantic stage's pair instead: the same trees, also reading the tagger's word "
+                    "probabilities (needs scripts/train_local_tagger.py's oof and export stages first)")
+    ap.add_argument("--tagger-cache", default=str(ROOT / ".cache" / "local_tagger"))
     ap.add_argument("--cache-dir", default=str(ROOT / ".cache" / "local_judge"))
     ap.add_argument("--out-dir", default=str(OUT_DIR))
     args = ap.parse_args()
@@ -220,6 +279,9 @@ def main() -> None:
     from sklearn.metrics import roc_auc_score
 
     X, y = data["X"], data["y"]
+    tagged = tagger_column(data, records, args) if args.semantic else None
+    if tagged is not None:
+        X = np.hstack([X, T.word_column(tagged)])
     fold = data["fold"][data["record"]]
     val = fold < 0
     print(f"[data] {len(y)} words ({y.mean():.3f} hallucinated), {val.sum()} validation words", flush=True)
@@ -246,8 +308,8 @@ def main() -> None:
     claim_fold[data["claim"]] = fold
     train_claims = np.flatnonzero(claim_fold >= 0)
     val_claims = np.flatnonzero(claim_fold == -1)
-    Ct, _ = claim_rows_from(data, p_word, train_claims)
-    Cv, _ = claim_rows_from(data, p_word, val_claims)
+    Ct, _ = claim_rows_from(data, p_word, train_claims, tagged)
+    Cv, _ = claim_rows_from(data, p_word, val_claims, tagged)
     cy = data["claim_y"]
     claim_model = boosted(args.claim_iters, args.claim_leaves, args.claim_lr, args.min_leaf, args.seed).fit(
         Ct, cy[train_claims])
@@ -274,14 +336,16 @@ def main() -> None:
 
     out = Path(args.out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    export(word_model, X.shape[1], out / WORD_MODEL)
-    export(claim_model, Ct.shape[1], out / CLAIM_MODEL)
-    digest = hashlib.sha256((out / WORD_MODEL).read_bytes() + (out / CLAIM_MODEL).read_bytes()).hexdigest()[:12]
+    word_file, claim_file = (WORD_MODEL_T, CLAIM_MODEL_T) if args.semantic else (WORD_MODEL, CLAIM_MODEL)
+    export(word_model, X.shape[1], out / word_file)
+    export(claim_model, Ct.shape[1], out / claim_file)
+    digest = hashlib.sha256((out / word_file).read_bytes() + (out / claim_file).read_bytes()).hexdigest()[:12]
     import sklearn
 
-    card = {
-        "name": "local_judge", "version": f"2.{digest}", "feature_version": F.VERSION,
-        "word_features": list(F.FEATURES), "claim_features": list(F.CLAIM_MODEL_FEATURES),
+    trees = {
+        "feature_version": F.VERSION,
+        "word_features": list(F.FEATURES) + (list(T.WORD_COLUMNS) if args.semantic else []),
+        "claim_features": list(F.CLAIM_MODEL_FEATURES) + (list(T.CLAIM_COLUMNS) if args.semantic else []),
         "threshold": claim_t, "word_threshold": word_t,
         "trained_on": "RAGTruth train split only (../shared/data/ragtruth), context-grouped validation slice",
         "seed": args.seed, "val_frac": args.val_frac, "folds": args.folds,
@@ -295,9 +359,18 @@ def main() -> None:
                        "span_f1": round(spans.f1, 4)},
         "scikit_learn": sklearn.__version__, "train_seconds": round(time.time() - t_start),
     }
-    (out / CARD).write_text(json.dumps(card, indent=2) + "\n")
-    print(f"[export] {out / WORD_MODEL} ({(out / WORD_MODEL).stat().st_size / 1e6:.2f} MB), "
-          f"{out / CLAIM_MODEL} ({(out / CLAIM_MODEL).stat().st_size / 1e6:.2f} MB), card {out / CARD}; "
+    if args.semantic:  # the tagger's card (written by its export stage) gains the trees that read it
+        path = out / TAGGER_CARD
+        card = json.loads(path.read_text()) if path.exists() else {"name": "local_tagger"}
+        card["trees"] = {"version": digest, **trees}
+        for key in ("threshold", "word_threshold", "feature_version"):
+            card[key] = trees[key]
+    else:
+        path = out / CARD
+        card = {"name": "local_judge", "version": f"2.{digest}", **trees}
+    path.write_text(json.dumps(card, indent=2) + "\n")
+    print(f"[export] {out / word_file} ({(out / word_file).stat().st_size / 1e6:.2f} MB), "
+          f"{out / claim_file} ({(out / claim_file).stat().st_size / 1e6:.2f} MB), card {path}; "
           f"total {time.time() - t_start:.0f}s", flush=True)
 
 

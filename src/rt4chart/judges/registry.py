@@ -29,8 +29,8 @@ def local_judge_available() -> bool:
 def make_judge(name: str = "auto", **options: Any) -> tuple[Judge, Optional[Decomposer]]:
     """Build ``(judge, decomposer)`` for a judge name; ``decomposer`` is None when the rule decomposer applies.
 
-    Options: for ``lexical``: ``support``, ``match``; for ``local``: ``threshold``; for ``llm``: the fields of
-    ``rt4chart.judges.llm.LLMSettings`` (``base_url``, ``model``, ...).
+    Options: for ``lexical``: ``support``, ``match``; for ``local``: ``threshold``, ``no_tagger``; for ``llm``: the
+    fields of ``rt4chart.judges.llm.LLMSettings`` (``base_url``, ``model``, ...).
     """
     if name not in JUDGES:
         raise ConfigError(f"unknown judge {name!r}; choose one of {', '.join(JUDGES)}")
@@ -52,7 +52,10 @@ def make_judge(name: str = "auto", **options: Any) -> tuple[Judge, Optional[Deco
             raise ConfigError("the trained local judge is not installed in this build; use --judge lexical or llm")
         from .local import LocalJudge  # type: ignore[attr-defined]
 
-        return LocalJudge(**{k: v for k, v in options.items() if k == "threshold" and v is not None}), None
+        kw: dict[str, Any] = {"semantic": not options.get("no_tagger")}
+        if options.get("threshold") is not None:
+            kw["threshold"] = options["threshold"]
+        return LocalJudge(**kw), None
     import dataclasses
 
     from .llm import LLMSettings, build_llm

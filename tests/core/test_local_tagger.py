@@ -1,0 +1,113 @@
+"""The local judge's semantic stage: the tagger's input layout, its word mapping and the shipped model."""
+
+import asyncio
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+from rt4chart import Claim, Label, Span
+from rt4chart.errors import ConfigError
+from rt4chart.judges import features as F
+from rt4chart.judges import local
+from rt4chart.judges import tagger as T
+
+TOKENIZER = local.model_dir() / T.TOKENIZER
+
+
+def _claim(text: str, index: int = 0, start: int = 0) -> Claim:
+    return Claim(index=index, text=text, sentence_index=index,
+                 answer_spans=(Span(start=start, end=start + len(text)),))
+
+
+def test_claims_text_joins_claims_and_knows_where_each_starts():
+    text, starts = T.claims_text(["The trial lasts 14 days.", "It costs 12 dollars."])
+    assert text == "The trial lasts 14 days. It costs 12 dollars."
+    assert [text[s:s + 3] for s in starts] == ["The", "It "]
+
+
+def test_select_sentences_keeps_all_that_fit_else_those_sharing_rare_claim_words_in_order():
+    sents = ["Paris is the capital of France.", "The weather was mild.", "Lyon is a city in France.",
+             "Marseille hosts a port."]
+    assert T.select_sentences(sents, [8, 6, 8, 6], "Lyon is in France.", 100) == [0, 1, 2, 3]
+    # room for two: "lyon" is rarer than "france", so sentence 2 wins first, then sentence 0 (france)
+    assert T.select_sentences(sents, [8, 6, 8, 6], "Lyon is in France.", 16) == [0, 2]
+    assert T.select_sentences(sents, [8, 6, 8, 6], "Lyon is in France.", 8) == [2]
+
+
+def test_encoder_layout_marks_claim_tokens_and_respects_the_window():
+    enc = T.Encoder(TOKENIZER, max_len=64)
+    text, _ = T.claims_text(["The trial lasts 30 days."])
+    e = enc.encode("How long is the trial?", ["The free trial lasts 14 days.", "Support is by email."], text)
+    tok = enc.tok
+    assert e.ids[0] == enc.cls and e.ids[-1] == enc.sep and int((e.ids == enc.sep).sum()) == 2
+    assert list(e.types) == [0] * (len(e.ids) - len(e.positions) - 1) + [1] * (len(e.positions) + 1)
+    # every claim token maps back to its own text in the claims text
+    for pos, (s, t) in zip(e.positions, e.offsets):
+        assert tok.id_to_token(int(e.ids[pos])).lstrip("#") == text[s:t].lower()
+    # a long evidence is cut to the window; the claim keeps all of its tokens
+    long = [f"Sentence number {i} talks about topic {i}." for i in range(200)]
+    e2 = enc.encode(None, long, text)
+    assert len(e2.ids) <= 64 and len(e2.positions) == len(e.positions)
+    # a claims text longer than the window is cut, leaving the evidence its minimum
+    big = T.Encoder(TOKENIZER, max_len=T.MIN_EVIDENCE + 20)
+    e3 = big.encode(None, ["The free trial lasts 14 days."], " ".join(["word"] * 300))
+    assert len(e3.ids) <= T.MIN_EVIDENCE + 20 and len(e3.positions) == 17
+
+
+def test_word_probabilities_take_the_riskiest_token_and_nan_beyond_the_window():
+    enc = T.Encoded(ids=np.zeros(6, dtype=np.int64), types=np.zeros(6, dtype=np.int64),
+                    positions=np.arange(3, 6), offsets=np.array([[10, 14], [14, 17], [18, 22]]))
+    p = np.array([0.1, 0.7, 0.2])
+    # the claim starts at 10 in the claims text: word (0, 7) covers the first two tokens, (8, 12) the third
+    out = T.word_probabilities(enc, p, 10, [(0, 7), (8, 12), (20, 25)])
+    assert out[0] == pytest.approx(0.7) and out[1] == pytest.approx(0.2) and np.isnan(out[2])
+
+
+def test_claim_columns_aggregate_per_claim_and_over_the_answer():
+    cols = T.claim_columns([np.array([0.1, 0.6, 0.8]), np.array([np.nan, 0.3]), np.array([np.nan])])
+    name = {n: i for i, n in enumerate(T.CLAIM_COLUMNS)}
+    assert cols[0, name["t_max"]] == pytest.approx(0.8) and cols[0, name["t_n50"]] == 2
+    assert cols[1, name["t_mean"]] == pytest.approx(0.3)
+    assert (cols[2, :3] == T.MISSING).all()
+    assert cols[:, name["a_t_max"]].tolist() == pytest.approx([0.8] * 3)
+    assert T.word_column(np.array([0.5, np.nan]))[:, 0].tolist() == [0.5, T.MISSING]
+
+
+def test_the_semantic_stage_ships_and_runs_at_global_verification_only():
+    judge = local.LocalJudge()
+    assert judge.semantic, "models/local_tagger.onnx and the semantic tree pair must ship in the package"
+    card = judge._models.tagger_card
+    assert card["trees"]["word_features"] == [*F.FEATURES, *T.WORD_COLUMNS]
+    assert card["trees"]["claim_features"] == [*F.CLAIM_MODEL_FEATURES, *T.CLAIM_COLUMNS]
+    assert 0 < card["threshold"] < 1 and "RAGTruth train" in card["trained_on"]
+    ctx = "The free trial lasts 14 days. Eligible users may request one extension by email."
+    claims = [_claim("The free trial lasts 14 days."), _claim("Extensions are granted by phone to all users.", 1)]
+    at_global = asyncio.run(judge.judge(claims, ctx, question=None, stage="global"))
+    at_local = asyncio.run(judge.judge(claims, ctx, question=None, stage="local"))
+    assert "+tagger@" in at_global[0].prompt_version and "+tagger@" not in at_local[0].prompt_version
+    assert at_global[0].label == Label.ENTAILED and at_global[1].score != at_local[1].score
+    # without it, the same judge gives the trees' decision at both stages
+    plain = local.LocalJudge(semantic=False)
+    assert "+tagger@" not in asyncio.run(plain.judge(claims, ctx, question=None, stage="global"))[0].prompt_version
+    # claims the trees alone find clearly supported skip the tagger
+    sure = [_claim("The free trial lasts 14 days.")]
+    _, _, q, _, tagged = judge.score(sure, ctx, None, semantic=True)
+    assert q.max() < local.SKIP_TAGGER_BELOW and not tagged
+
+
+def test_a_semantic_stage_of_another_feature_version_is_refused_and_a_missing_one_is_skipped(tmp_path):
+    for name in (local.WORD_MODEL, local.CLAIM_MODEL, local.CARD):
+        shutil.copy(local.model_dir() / name, tmp_path / name)
+    assert not local.LocalJudge(directory=tmp_path).semantic  # trees only: still a working judge
+    for name in (local.WORD_MODEL_T, local.CLAIM_MODEL_T, local.TAGGER_CARD, T.TAGGER_MODEL, T.TOKENIZER):
+        shutil.copy(local.model_dir() / name, tmp_path / name)
+    local._load.cache_clear()  # loaded models are shared per directory
+    assert local.LocalJudge(directory=tmp_path).semantic
+    card = json.loads((tmp_path / local.TAGGER_CARD).read_text())
+    card["trees"]["feature_version"] = -1
+    (tmp_path / local.TAGGER_CARD).write_text(json.dumps(card))
+    local._load.cache_clear()
+    with pytest.raises(ConfigError, match="semantic stage"):
+        local.LocalJudge(directory=tmp_path)
