@@ -2,6 +2,7 @@
 """Train the offline judge (rt4chart.judges.local) on the RAGTruth train split only and export it to ONNX.
 
     python3 scripts/train_local_judge.py            # prepare -> word model -> claim model -> calibrate -> export
+    python3 scripts/train_local_judge.py --semantic # the same, for the pair that also reads the MiniLM tagger
 
 Data: ``../shared/data/ragtruth`` train split (15,090 responses); the test split is never read here. Each answer is
 cut into claims by the auditor's rule decomposer, and every word of every claim gets the feature row of
@@ -111,7 +112,8 @@ def tagger_column(data: dict, records, args) -> np.ndarray:
     """The tagger's P(hallucinated) of every word row (``nan`` beyond its window): out-of-fold for train rows
     (``scripts/train_local_tagger.py --stage oof``, the same folds), the shipped ONNX tagger's for validation rows,
     as the judge computes it at run time. Cached."""
-    cache = Path(args.cache_dir) / f"tagger-col-v{F.VERSION}-{args.seed}.npz"
+    tagger_version = json.loads((Path(args.out_dir) / TAGGER_CARD).read_text())["version"]
+    cache = Path(args.cache_dir) / f"tagger-col-v{F.VERSION}-{args.seed}-{tagger_version}.npz"
     if cache.exists():
         return np.load(cache)["t"]
     t0 = time.time()

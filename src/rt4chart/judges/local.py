@@ -15,8 +15,15 @@ probability reaches ``word_threshold`` (its likeliest word when none does), so a
 claim. An ``entailed`` claim's evidence is the sentences that best cover its content words; a claim with nothing
 checkable (a meta sentence, a restated question) gets none, which the auditor reports as ``unverified``.
 
-Runtime needs only numpy and onnxruntime (core dependencies): no torch, no scikit-learn. The models are small
-(``models/local_judge_*.onnx``, about 1 MB) and ship in the wheel.
+**Semantic stage** (global verification only; ``semantic=False`` or ``--no-tagger`` turns it off). Unless the
+trees alone find every claim clearly supported (``SKIP_TAGGER_BELOW``), the MiniLM token tagger of
+``rt4chart.judges.tagger`` reads the claims against the context once, and a second pair of tree models, trained the
+same way with the tagger's word probabilities as extra columns (``tagger.WORD_COLUMNS``, ``tagger.CLAIM_COLUMNS``),
+gives the probabilities instead; its thresholds are in ``models/local_tagger.json``. Local chunks get the trees
+alone: they are search hints, and the global pass decides.
+
+Runtime needs only numpy, onnxruntime and tokenizers (core dependencies): no torch, no scikit-learn. The models
+(``models/local_judge_*.onnx``, about 2 MB; ``models/local_tagger.onnx``, 23 MB, int8) ship in the wheel.
 """
 
 from __future__ import annotations
@@ -210,8 +217,8 @@ class LocalJudge:
         #: the semantic stage (the tagger) runs at global verification when its model is present
         self.semantic = semantic and self._models.tagger is not None
         tcard = self._models.tagger_card if self.semantic else {}
-        # thresholds: (claim, word) for claims the trees decide alone, and for claims the tagger also read;
-        # --threshold / --word-threshold override both
+        # thresholds: (claim, word) for claims the trees decide alone, and for claims the tagger also read; the
+        # threshold and word_threshold arguments (--threshold) override both
         self._cuts = {
             False: (float(threshold if threshold is not None else card["threshold"]),
                     float(word_threshold if word_threshold is not None else card["word_threshold"])),
