@@ -111,3 +111,11 @@ def test_a_semantic_stage_of_another_feature_version_is_refused_and_a_missing_on
     local._load.cache_clear()
     with pytest.raises(ConfigError, match="semantic stage"):
         local.LocalJudge(directory=tmp_path)
+
+
+def test_no_tagger_option_keeps_the_trees_alone():
+    from rt4chart.judges.registry import make_judge
+
+    assert make_judge("local")[0].semantic
+    assert not make_judge("local", no_tagger=True)[0].semantic
+    assert make_judge("local", no_tagger=True, threshold=0.3)[0].threshold == 0.3
