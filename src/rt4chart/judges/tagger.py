@@ -8,7 +8,7 @@ Input layout (the same code builds it for training and at run time, so they cann
 evidence does not fit, the sentences sharing the rarest words with the claims are kept, in their original order.
 Claim tokens beyond the window get no probability (``nan``); the trees alone decide for those words.
 
-Runtime: onnxruntime and ``tokenizers`` (the ``local`` extra). The model file is int8 (dynamic quantization).
+Runtime: onnxruntime and ``tokenizers`` (core dependencies). The model file is int8 (dynamic quantization).
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ class Encoder:
         try:
             from tokenizers import Tokenizer
         except ImportError as exc:
-            raise MissingDependencyError("tokenizers", "local", hint="pip install 'rt4chart[local]'") from exc
+            raise MissingDependencyError("tokenizers", "local", hint="pip install tokenizers") from exc
         self.tok = Tokenizer.from_file(str(tokenizer_file))
         self.tok.no_truncation()
         self.tok.no_padding()
