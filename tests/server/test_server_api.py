@@ -85,6 +85,13 @@ def test_unknown_judge_fails_at_startup():
         build_auditor(ServerSettings(judge="nope"))
 
 
+def test_the_local_judge_runs_with_or_without_its_tagger():
+    from rt4chart.server._app import build_auditor
+
+    assert build_auditor(ServerSettings(judge="local")).judge.semantic
+    assert not build_auditor(ServerSettings.from_env({}, judge="local", tagger=False)).judge.semantic
+
+
 # -- /v1/audit --------------------------------------------------------------------------------------------------
 def test_audit_paper_example_with_the_offline_judge(make_client):
     client = make_client()

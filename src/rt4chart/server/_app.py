@@ -72,7 +72,7 @@ def build_auditor(settings: ServerSettings) -> Any:
     from ..audit.auditor import Auditor
     from ..judges.registry import make_judge
 
-    judge, decomposer = make_judge(settings.judge)
+    judge, decomposer = make_judge(settings.judge, no_tagger=not settings.tagger)
     return Auditor(judge=judge, decomposer=decomposer, window=settings.window, overlap=settings.overlap,
                    global_verification=settings.global_verification, concurrency=settings.concurrency)
 
