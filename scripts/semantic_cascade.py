@@ -39,7 +39,9 @@ def main() -> None:
         claims = dec.decompose_sync(r.answer)
         gold.append(r.hallucinated)
         if not claims:
-            risk.append(0.0), trees.append(False), semantic.append(False)
+            risk.append(0.0)
+            trees.append(False)
+            semantic.append(False)
             continue
         rows = judge.rows(claims, r.context, r.question)
         _, q0, rule0 = models.predict(rows)
