@@ -132,8 +132,7 @@ def tagger_column(data: dict, records, args) -> np.ndarray:
         if a == b:
             continue
         claims = dec.decompose_sync(r.answer)
-        text, starts = T.claims_text([c.text for c in claims])
-        enc = tagger.encoder.encode(r.question, [s.text for s in F.sentences_of(r.context)], text)
+        enc, starts = tagger.encoder.encode_claims(r.question, r.context, [c.text for c in claims])
         if data["fold"][ri] < 0:
             p = tagger.probabilities(enc)
         else:

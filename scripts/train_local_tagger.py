@@ -66,8 +66,7 @@ def prepare(args) -> Path:
         return cache
     from rt4chart.audit.decompose import RuleDecomposer
     from rt4chart.eval.datasets import load_ragtruth
-    from rt4chart.judges import features as F
-    from rt4chart.judges.tagger import Encoder, claims_text
+    from rt4chart.judges.tagger import Encoder
     from train_local_judge import split_groups
 
     t0 = time.time()
@@ -79,8 +78,7 @@ def prepare(args) -> Path:
     ids, types, labels, lens, is_val, halluc = [], [], [], [], [], []
     for ri, r in enumerate(records):
         claims = dec.decompose_sync(r.answer)
-        text, starts = claims_text([c.text for c in claims])
-        e = enc.encode(r.question, [s.text for s in F.sentences_of(r.context)], text)
+        e, starts = enc.encode_claims(r.question, r.context, [c.text for c in claims])
         lab = np.full(len(e.ids), -100, dtype=np.int8)
         k = 0
         for pos, (s, t) in zip(e.positions, e.offsets):

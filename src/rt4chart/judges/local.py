@@ -150,8 +150,11 @@ class _Models:
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads or 1
         opts.inter_op_num_threads = 1
-        self.words = ort.InferenceSession(str(directory / WORD_MODEL), opts, providers=["CPUExecutionProvider"])
-        self.claims = ort.InferenceSession(str(directory / CLAIM_MODEL), opts, providers=["CPUExecutionProvider"])
+
+        def session(name: str) -> Any:
+            return ort.InferenceSession(str(directory / name), opts, providers=["CPUExecutionProvider"])
+
+        self.words, self.claims = session(WORD_MODEL), session(CLAIM_MODEL)
         # the semantic stage, when its files (and the tokenizers package) are present
         self.tagger: Optional[T.Tagger] = None
         self.tagger_card: dict[str, Any] = {}
@@ -166,10 +169,7 @@ class _Models:
                                   f"{trees.get('feature_version')}, this rt4chart computes version {F.VERSION}; "
                                   "retrain it with scripts/train_local_judge.py --semantic")
             self.tagger = T.Tagger(directory, threads)
-            self.words_t = ort.InferenceSession(str(directory / WORD_MODEL_T), opts,
-                                                providers=["CPUExecutionProvider"])
-            self.claims_t = ort.InferenceSession(str(directory / CLAIM_MODEL_T), opts,
-                                                 providers=["CPUExecutionProvider"])
+            self.words_t, self.claims_t = session(WORD_MODEL_T), session(CLAIM_MODEL_T)
 
     @staticmethod
     def _run(session: Any, x: np.ndarray) -> np.ndarray:
@@ -269,8 +269,7 @@ class LocalJudge:
         tagger = self._models.tagger
         if tagger is None:
             raise ConfigError("the local judge's tagger is not installed")
-        text, starts = T.claims_text([c.text for c in claims])
-        enc = tagger.encoder.encode(question, [s.text for s in F.sentences_of(evidence)], text)
+        enc, starts = tagger.encoder.encode_claims(question, evidence, [c.text for c in claims])
         token_p = tagger.probabilities(enc)
         return [T.word_probabilities(enc, token_p, start, r.spans) for start, r in zip(starts, rows)]
 

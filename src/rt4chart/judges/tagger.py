@@ -23,6 +23,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ..errors import MissingDependencyError
+from . import features as F
 
 TAGGER_MODEL = "local_tagger.onnx"
 TOKENIZER = "local_tagger_tokenizer.json"
@@ -95,6 +96,13 @@ class Encoder:
 
     def _ids(self, texts: Sequence[str]) -> list[Any]:
         return self.tok.encode_batch(list(texts), add_special_tokens=False) if texts else []
+
+    def encode_claims(self, question: Optional[str], evidence: str,
+                      claims: Sequence[str]) -> tuple[Encoded, list[int]]:
+        """Encode claim texts against an evidence text split as the features split it; also where each claim starts
+        in the claims text. The judge, and both training scripts, build their inputs here."""
+        text, starts = claims_text(claims)
+        return self.encode(question, [s.text for s in F.sentences_of(evidence)], text), starts
 
     def encode(self, question: Optional[str], evidence_sentences: Sequence[str], text: str) -> Encoded:
         """Encode ``text`` (the claims text) against the evidence sentences and the question."""
