@@ -86,7 +86,7 @@ def judge_options(f: Any) -> Any:
         click.option("--threshold", type=float, default=None,
                      help="claim threshold of the local judge (default: calibrated, in its model card)"),
         click.option("--no-tagger", is_flag=True,
-                     help="local judge: skip its MiniLM tagger (trees only; about 7x faster, lower F1)"),
+                     help="local judge: skip its MiniLM tagger (trees only; about 4x faster, lower F1)"),
     ]
     for opt in reversed(opts):
         f = opt(f)

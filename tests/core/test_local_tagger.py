@@ -119,3 +119,11 @@ def test_no_tagger_option_keeps_the_trees_alone():
     assert make_judge("local")[0].semantic
     assert not make_judge("local", no_tagger=True)[0].semantic
     assert make_judge("local", no_tagger=True, threshold=0.3)[0].threshold == 0.3
+
+
+def test_threads_size_the_taggers_pool_and_the_trees_keep_one_thread():
+    # two spinning pools on a 2-core machine slowed every tagger call by a third
+    models = local.LocalJudge(threads=2)._models
+    assert models.tagger.session.get_session_options().intra_op_num_threads == 2
+    for session in (models.words, models.claims, models.words_t, models.claims_t):
+        assert session.get_session_options().intra_op_num_threads == 1
