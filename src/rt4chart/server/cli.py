@@ -26,7 +26,7 @@ JUDGE_CHOICES = ("auto", "lexical", "local", "llm")
 @click.option("--timeout", "timeout_s", type=float, default=None, help="Seconds one audit may take [default: 300].")
 @click.option("--no-gate", "no_gate", is_flag=True, help="Do not load the RAGScope gate (/v1/triage answers 503).")
 @click.option("--no-tagger", "no_tagger", is_flag=True,
-              help="Local judge: skip its MiniLM tagger (trees only; about 7x faster, lower F1).")
+              help="Local judge: skip its MiniLM tagger (trees only; about 4x faster, lower F1).")
 @click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info", "debug"]), default="info",
               show_default=True)
 def serve(host: str, port: int, judge: str, window: Optional[int], overlap: Optional[int], no_global: bool,
