@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""The default local judge, or a variant of it, on the validation slice of RAGTruth train (the context-grouped 8%
+that no shipped model was fitted on), through the same pipeline and scoring as ``rt4chart eval run``.
+
+    python3 scripts/validation_variants.py -o runs/val-default                     # about 2.5 minutes on 2 threads
+    python3 scripts/validation_variants.py -o runs/val-384 --max-len 384
+    python3 scripts/validation_variants.py -o runs/val-hi50 --skip-above 0.5
+    python3 scripts/validation_variants.py -o runs/val-2min --second-window min
+
+Prints answer and span precision / recall / F1 and the share of answers whose global pass ran the tagger. The
+variants change the judge's internals in this process only; they are experiments, not options of the package.
+Resumable: an existing ``results.jsonl`` in the output folder is kept and the rest is audited.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from rt4chart.audit.auditor import Auditor  # noqa: E402
+from rt4chart.eval import runner  # noqa: E402
+from rt4chart.eval.datasets import load_ragtruth  # noqa: E402
+from rt4chart.eval.scoring import read_predictions  # noqa: E402
+from rt4chart.judges import features as F  # noqa: E402
+from rt4chart.judges import local as L  # noqa: E402
+from rt4chart.judges import tagger as T  # noqa: E402
+from train_local_tagger import validation_groups  # noqa: E402
+
+
+def second_window(how: str) -> None:
+    """Make the tagger also read the context sentences its first window left out, and combine the two token
+    probabilities by ``min`` (support anywhere in the context) or ``mean``."""
+    select, kept = T.select_sentences, {}
+
+    def recording(sentences, lengths, claims, budget):
+        kept["keep"], kept["n"] = select(sentences, lengths, claims, budget), len(sentences)
+        return kept["keep"]
+
+    T.select_sentences = recording
+
+    def tag(self, claims, evidence, question, rows):
+        tagger = self._models.tagger
+        texts = [c.text for c in claims]
+        enc, starts = tagger.encoder.encode_claims(question, evidence, texts)
+        p = tagger.probabilities(enc)
+        if len(kept["keep"]) < kept["n"]:
+            keep = set(kept["keep"])
+            rest = [s for i, s in enumerate(s.text for s in F.sentences_of(evidence) if s.text.strip())
+                    if i not in keep]
+            p2 = tagger.probabilities(tagger.encoder.encode(question, rest, T.claims_text(texts)[0]))
+            m = min(len(p), len(p2))  # the same claims text, so the same claim tokens
+            both = np.minimum(p[:m], p2[:m]) if how == "min" else (p[:m] + p2[:m]) / 2
+            p = np.concatenate([both, p[m:]])
+        return [T.word_probabilities(enc, p, s, r.spans) for s, r in zip(starts, rows)]
+
+    L.LocalJudge.tag = tag
+
+
+def skip_above(risk: float) -> None:
+    """Also let the trees decide alone when they put some claim at or above ``risk`` (no rule firing)."""
+    score = L.LocalJudge.score
+
+    def patched(self, claims, evidence, question, *, semantic=False, rows=None):
+        out = score(self, claims, evidence, question, semantic=False, rows=rows)
+        if semantic and len(out[2]) and out[2].max() >= risk and not out[3].any():
+            return out
+        return score(self, claims, evidence, question, semantic=semantic, rows=out[0])
+
+    L.LocalJudge.score = patched
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("-o", "--out", type=Path, required=True, help="output folder (results.jsonl)")
+    ap.add_argument("--no-tagger", action="store_true", help="the trees alone")
+    ap.add_argument("--max-len", type=int, default=None, help="the tagger's window in tokens (shipped: 512)")
+    ap.add_argument("--skip-below", type=float, default=None,
+                    help=f"SKIP_TAGGER_BELOW (shipped: {L.SKIP_TAGGER_BELOW})")
+    ap.add_argument("--skip-above", type=float, default=None, help="also skip the tagger at or above this risk")
+    ap.add_argument("--bridge", type=int, default=None,
+                    help=f"characters between flagged words joined into one span (shipped: {L._BRIDGE})")
+    ap.add_argument("--second-window", choices=("min", "mean"), default=None)
+    ap.add_argument("--limit", type=int, default=None, help="only the first N validation answers")
+    args = ap.parse_args()
+
+    records = load_ragtruth("train")
+    val = validation_groups([r.group for r in records], 13, 0.08)
+    records = [r for r in records if r.group in val][: args.limit]
+    judge = L.LocalJudge(threads=2, semantic=not args.no_tagger)
+    if args.max_len:
+        judge._models.tagger.encoder.max_len = args.max_len
+    if args.skip_below is not None:
+        L.SKIP_TAGGER_BELOW = args.skip_below
+    if args.bridge is not None:
+        L._BRIDGE = args.bridge
+    if args.skip_above is not None:
+        skip_above(args.skip_above)
+    if args.second_window:
+        second_window(args.second_window)
+
+    t0 = time.time()
+    results, _ = runner.run(records, Auditor(judge=judge, concurrency=1), args.out, resume=True)
+    elapsed = time.time() - t0
+    preds, errors = read_predictions(results, audit_results=True)
+    report = runner.score(records, preds, baselines=False, n_boot=50)["systems"]["predictions"]
+    tagged = judged = 0
+    for line in results.read_text().splitlines():
+        claims = json.loads(line).get("claims") or []
+        judged += bool(claims)
+        tagged += any("+tagger@" in (c.get("prompt_version") or "") for c in claims)
+    a, s = report["answer"], report["span"]["overall"]
+    print(f"{len(records)} validation answers, {elapsed:.0f} s, {len(errors)} failed rows")
+    print("| scope | answer P | answer R | answer F1 |\n|---|---:|---:|---:|")
+    for scope, m in a.items():
+        print(f"| {scope} | {m['precision']:.4f} | {m['recall']:.4f} | {m['f1']:.4f} |")
+    print(f"\nspan P {s['precision']:.4f}  R {s['recall']:.4f}  F1 {s['f1']:.4f}")
+    print(f"tagger ran on {tagged / max(judged, 1):.1%} of the {judged} answers with claims")
+
+
+if __name__ == "__main__":
+    main()
