@@ -49,6 +49,18 @@ def test_word_features_see_what_the_evidence_holds():
     assert (rows.matrix[:, claim_cols] == rows.matrix[0, claim_cols]).all()
 
 
+def test_false_fields_are_read_from_records_and_prose_skips_the_field_pattern():
+    # a field set to false, whose name occurs nowhere else, is what the record says is absent
+    assert F._false_field_keys("name: Blue Cafe\nparking: false\nwifi: yes") == {"park"}
+    assert F._false_field_keys('{"delivery": "no",\n"price": 12}') == {"deliv"}
+    # ... but not when the word occurs elsewhere, and never in prose without a "field: value" pair
+    assert F._false_field_keys("The cafe has parking. Parking: none") == frozenset()
+    assert F._false_field_keys("Parking is free, and nobody was late.") == frozenset()
+    col = F.FEATURES.index("w_false_field")
+    rows = F.claim_rows("The cafe offers parking.", "name: Blue Cafe\nparking: false", None)
+    assert rows.matrix[3, col] == 1 and rows.matrix[1, col] == 0
+
+
 def test_claim_matrix_aggregates_over_the_claims_judged_together():
     rows = [F.claim_rows("The trial lasts 14 days.", CTX, None), F.claim_rows("It costs 99 euros.", CTX, None)]
     m = F.claim_matrix([np.array([0.1, 0.2, 0.1, 0.1, 0.1]), np.array([0.1, 0.9, 0.8, 0.6])], rows)
