@@ -55,7 +55,7 @@ def main() -> None:
     for name, pred, skipped in (("trees alone", trees_a, 1.0), ("semantic stage on every answer", sem_a, 0.0)):
         a = answer_prf(gold_a, pred)
         print(f"| {name} | {skipped:.1%} | {a.precision:.4f} | {a.recall:.4f} | {a.f1:.4f} |")
-    for lo in (0.02, 0.04, 0.06, 0.08, 0.10, 0.15, 0.20, 0.25, 0.30):
+    for lo in (0.02, 0.04, 0.06, 0.08, 0.10, 0.11, 0.12, 0.13, 0.14, 0.15, 0.20):
         skip = (risk_a < lo) & ~trees_a
         a = answer_prf(gold_a, np.where(skip, trees_a, sem_a))
         print(f"| cascade, lo = {lo:.2f} | {skip.mean():.1%} | {a.precision:.4f} | {a.recall:.4f} | {a.f1:.4f} |")
