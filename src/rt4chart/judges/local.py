@@ -206,7 +206,10 @@ def _load(directory: str, threads: Optional[int]) -> _Models:
 
 
 class LocalJudge:
-    """Offline trained judge (see the module docstring). Shares one loaded model per process."""
+    """Offline trained judge (see the module docstring). Shares one loaded model per process.
+
+    ``threads`` sizes the tagger's onnxruntime pool (default: the CPU count, at most 4); the tree models always take
+    one thread. ``semantic=False`` keeps the trees alone (``--no-tagger``)."""
 
     name = "local"
 
