@@ -241,7 +241,7 @@ class LocalJudge:
         self._lock = threading.Lock()
         # the last few feature rows and decisions: a context of at most W sentences is one chunk equal to C, so the
         # local and the global pass read the same claims against the same text (half of RAGTruth's answers); they
-        # share the rows, and the decision too unless the global pass runs the tagger
+        # share the rows and the trees' prediction, and the decision too unless the global pass runs the tagger
         self._recent: OrderedDict[tuple, dict[Any, Any]] = OrderedDict()
 
     @property
@@ -250,14 +250,18 @@ class LocalJudge:
         return dict(self._models.card)
 
     def score(self, claims: Sequence[Claim], evidence: str, question: Optional[str], *, semantic: bool = False,
-              rows: Optional[list[F.WordRows]] = None,
+              rows: Optional[list[F.WordRows]] = None, memo: Optional[dict[Any, Any]] = None,
               ) -> tuple[list[F.WordRows], list[np.ndarray], np.ndarray, np.ndarray, bool]:
         """Feature rows, word probabilities, claim probabilities, the ``decided_by_rule`` mask of claims read
         together against ``evidence``, and whether the tagger read them: with ``semantic``, it does unless the trees
-        alone find the claims clearly supported (``SKIP_TAGGER_BELOW``)."""
+        alone find the claims clearly supported (``SKIP_TAGGER_BELOW``). ``memo`` keeps the trees' own prediction
+        for another pass over the same ``rows``."""
         if rows is None:
             rows = self.rows(claims, evidence, question)
-        word_p, claim_p, by_rule = self._models.predict(rows)
+        memo = {} if memo is None else memo
+        if "trees" not in memo:
+            memo["trees"] = self._models.predict(rows)
+        word_p, claim_p, by_rule = memo["trees"]
         if not (semantic and self._models.tagger and rows):
             return rows, word_p, claim_p, by_rule, False
         if claim_p.max() < SKIP_TAGGER_BELOW and not by_rule.any():
@@ -294,12 +298,14 @@ class LocalJudge:
             if semantic not in seen:
                 if "rows" not in seen:
                     seen["rows"] = self.rows(claims, evidence, question)
-                seen[semantic] = self._judgments(claims, evidence, question, semantic, seen["rows"])
+                seen[semantic] = self._judgments(claims, evidence, question, semantic, seen["rows"], memo=seen)
             return list(seen[semantic])
 
     def _judgments(self, claims: Sequence[Claim], evidence: str, question: Optional[str],
-                   semantic: bool = False, rows: Optional[list[F.WordRows]] = None) -> list[Judgment]:
-        rows, word_p, claim_p, by_rule, tagged = self.score(claims, evidence, question, semantic=semantic, rows=rows)
+                   semantic: bool = False, rows: Optional[list[F.WordRows]] = None,
+                   memo: Optional[dict[Any, Any]] = None) -> list[Judgment]:
+        rows, word_p, claim_p, by_rule, tagged = self.score(claims, evidence, question, semantic=semantic, rows=rows,
+                                                            memo=memo)
         version = f"{MODEL_NAME}@{self._models.card.get('version', '?')}"
         if tagged:
             version += f"+tagger@{self._models.tagger_card.get('version', '?')}"
