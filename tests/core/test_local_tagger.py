@@ -127,3 +127,19 @@ def test_threads_size_the_taggers_pool_and_the_trees_keep_one_thread():
     assert models.tagger.session.get_session_options().intra_op_num_threads == 2
     for session in (models.words, models.claims, models.words_t, models.claims_t):
         assert session.get_session_options().intra_op_num_threads == 1
+
+
+def test_the_global_pass_reuses_the_local_passs_tree_prediction_on_the_same_text(monkeypatch):
+    judge = local.LocalJudge()
+    judge._recent.clear()
+    calls = []
+    predict = judge._models.predict
+    monkeypatch.setattr(judge._models, "predict", lambda rows, tagged=None: calls.append(tagged is not None)
+                        or predict(rows, tagged))
+    ctx = "The free trial lasts 14 days. Eligible users may request one extension by email."
+    claims = [_claim("The free trial lasts 14 days."), _claim("Extensions are granted by phone to all users.", 1)]
+    at_local = asyncio.run(judge.judge(claims, ctx, question=None, stage="local"))
+    at_global = asyncio.run(judge.judge(claims, ctx, question=None, stage="global"))
+    # the trees once (local), then only the semantic pair (global): not the trees a second time
+    assert calls == [False, True]
+    assert "+tagger@" in at_global[1].prompt_version and "+tagger@" not in at_local[1].prompt_version
