@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""Milliseconds per tagger pass for other builds of the same graph, against the shipped int8 model, in one run.
+
+    python3 benchmarks/tagger_graph_variants.py [--fp32 .cache/local_tagger/tagger-fp32.onnx] [--threads 2]
+
+The fp32 graph is what ``scripts/train_local_tagger.py --stage export`` writes before quantizing. From it, this
+builds: unsigned int8 weights, per-channel int8 weights, and the onnxruntime transformer optimizer's fused graph
+(then int8). Each model runs one sequence of 256 and of 512 random token ids (the cost does not depend on the ids).
+It also times one attention layer (12 heads of 32, 512 tokens) written as plain MatMul/Softmax ops against one fused
+``com.microsoft.MultiHeadAttention`` node: the most a fused attention could save per layer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from rt4chart.judges.local import model_dir  # noqa: E402
+from rt4chart.judges.tagger import TAGGER_MODEL  # noqa: E402
+
+
+def session(model, threads: int):
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    return ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
+
+
+def timed(run, repeat: int) -> float:
+    for _ in range(3):
+        run()
+    xs = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        run()
+        xs.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(xs)
+
+
+def tagger_ms(path: Path, length: int, threads: int, repeat: int) -> float:
+    s = session(str(path), threads)
+    ids = np.random.RandomState(0).randint(1000, 20000, size=(1, length)).astype(np.int64)
+    types = np.zeros_like(ids)
+    types[:, length // 2:] = 1
+    return timed(lambda: s.run(None, {"input_ids": ids, "token_type_ids": types}), repeat)
+
+
+def attention_ms(threads: int, repeat: int) -> tuple[float, float]:
+    from onnx import TensorProto, helper
+
+    length, heads, dim = 512, 12, 32
+    hidden = heads * dim
+
+    def tensor(name: str):
+        return helper.make_tensor_value_info(name, TensorProto.FLOAT, [1, None, hidden])
+
+    consts = [helper.make_tensor("shape", TensorProto.INT64, [4], [1, -1, heads, dim]),
+              helper.make_tensor("back", TensorProto.INT64, [3], [1, -1, hidden]),
+              helper.make_tensor("scale", TensorProto.FLOAT, [], [1 / np.sqrt(dim)])]
+    nodes = [helper.make_node("Reshape", [n, "shape"], [n + "r"]) for n in "qkv"]
+    nodes += [helper.make_node("Transpose", ["qr"], ["qt"], perm=[0, 2, 1, 3]),
+              helper.make_node("Transpose", ["kr"], ["kt"], perm=[0, 2, 3, 1]),
+              helper.make_node("Transpose", ["vr"], ["vt"], perm=[0, 2, 1, 3]),
+              helper.make_node("MatMul", ["qt", "kt"], ["s"]), helper.make_node("Mul", ["s", "scale"], ["s2"]),
+              helper.make_node("Softmax", ["s2"], ["p"], axis=-1), helper.make_node("MatMul", ["p", "vt"], ["c"]),
+              helper.make_node("Transpose", ["c"], ["ct"], perm=[0, 2, 1, 3]),
+              helper.make_node("Reshape", ["ct", "back"], ["o"])]
+    inputs = [tensor(n) for n in "qkv"]
+    plain = helper.make_model(helper.make_graph(nodes, "plain", inputs, [tensor("o")], consts),
+                              opset_imports=[helper.make_opsetid("", 17)])
+    fused = helper.make_model(
+        helper.make_graph([helper.make_node("MultiHeadAttention", ["q", "k", "v"], ["o"], domain="com.microsoft",
+                                            num_heads=heads)], "fused", inputs, [tensor("o")]),
+        opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)])
+    x = {n: np.random.RandomState(i).randn(1, length, hidden).astype(np.float32) for i, n in enumerate("qkv")}
+    out = []
+    results = []
+    for model in (plain, fused):
+        s = session(model.SerializeToString(), threads)
+        results.append(s.run(None, x)[0])
+        out.append(timed(lambda: s.run(None, x), repeat))
+    if np.abs(results[0] - results[1]).max() > 1e-4:
+        raise SystemExit("the fused attention does not compute the same thing")
+    return out[0], out[1]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--fp32", type=Path, default=ROOT / ".cache" / "local_tagger" / "tagger-fp32.onnx")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=20)
+    args = ap.parse_args()
+    if not args.fp32.exists():
+        sys.exit(f"{args.fp32}: no fp32 tagger graph (scripts/train_local_tagger.py --stage export writes it)")
+    import onnx
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+    from onnxruntime.transformers import optimizer
+
+    shipped = model_dir() / TAGGER_MODEL
+    with tempfile.TemporaryDirectory() as tmp:
+        t = Path(tmp)
+        quantize_dynamic(str(args.fp32), str(t / "u8.onnx"), weight_type=QuantType.QUInt8)
+        quantize_dynamic(str(args.fp32), str(t / "pc.onnx"), weight_type=QuantType.QInt8, per_channel=True)
+        opt = optimizer.optimize_model(str(args.fp32), model_type="bert", num_heads=12, hidden_size=384,
+                                       opt_level=0, use_gpu=False)
+        fusions = {k: v for k, v in opt.get_fused_operator_statistics().items() if v}
+        opt.save_model_to_file(str(t / "opt.onnx"))
+        quantize_dynamic(str(t / "opt.onnx"), str(t / "opt8.onnx"), weight_type=QuantType.QInt8,
+                         extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})
+        builds = [("shipped: int8 (signed weights, per tensor)", shipped), ("fp32", args.fp32),
+                  ("int8, unsigned weights", t / "u8.onnx"), ("int8, per-channel", t / "pc.onnx"),
+                  (f"optimizer-fused ({', '.join(f'{k} {v}' for k, v in fusions.items())}), then int8",
+                   t / "opt8.onnx")]
+        rows = [(name, tagger_ms(path, 256, args.threads, args.repeat), tagger_ms(path, 512, args.threads,
+                                                                                   args.repeat))
+                for name, path in builds]
+    print(f"one sequence, {args.threads} threads, median of {args.repeat} runs\n")
+    print("| build | 256 tokens ms | 512 tokens ms | 512 vs shipped |\n|---|---:|---:|---:|")
+    base = rows[0][2]
+    for name, ms256, ms512 in rows:
+        print(f"| {name} | {ms256:.1f} | {ms512:.1f} | {ms512 / base:.2f}x |")
+    plain, fused = attention_ms(args.threads, args.repeat)
+    print(f"\none attention layer at 512 tokens: plain ops {plain:.2f} ms, fused MultiHeadAttention {fused:.2f} ms "
+          f"({plain - fused:.2f} ms saved per layer, x6 layers)")
+
+
+if __name__ == "__main__":
+    main()
