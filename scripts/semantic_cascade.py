@@ -21,16 +21,13 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from rt4chart.audit.decompose import RuleDecomposer  # noqa: E402
-from rt4chart.eval.datasets import load_ragtruth  # noqa: E402
 from rt4chart.eval.metrics import answer_prf  # noqa: E402
 from rt4chart.judges import local as L  # noqa: E402
-from train_local_tagger import validation_groups  # noqa: E402
+from train_local_tagger import validation_records  # noqa: E402
 
 
 def main() -> None:
-    records = load_ragtruth("train")
-    val = validation_groups([r.group for r in records], 13, 0.08)
-    records = [r for r in records if r.group in val]
+    records = validation_records()
     judge = L.LocalJudge(threads=2)
     models, dec = judge._models, RuleDecomposer()
     t_trees, t_sem = judge._cuts[False][0], judge._cuts[True][0]

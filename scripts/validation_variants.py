@@ -28,12 +28,11 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from rt4chart.audit.auditor import Auditor  # noqa: E402
 from rt4chart.eval import runner  # noqa: E402
-from rt4chart.eval.datasets import load_ragtruth  # noqa: E402
 from rt4chart.eval.scoring import read_predictions  # noqa: E402
 from rt4chart.judges import features as F  # noqa: E402
 from rt4chart.judges import local as L  # noqa: E402
 from rt4chart.judges import tagger as T  # noqa: E402
-from train_local_tagger import validation_groups  # noqa: E402
+from train_local_tagger import validation_records  # noqa: E402
 
 
 def second_window(how: str) -> None:
@@ -92,9 +91,7 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=None, help="only the first N validation answers")
     args = ap.parse_args()
 
-    records = load_ragtruth("train")
-    val = validation_groups([r.group for r in records], 13, 0.08)
-    records = [r for r in records if r.group in val][: args.limit]
+    records = validation_records()[: args.limit]
     judge = L.LocalJudge(threads=2, semantic=not args.no_tagger)
     if args.max_len:
         judge._models.tagger.encoder.max_len = args.max_len
