@@ -118,8 +118,8 @@ class Encoder:
         for i in keep:
             first.extend(encs[i].ids)
         if not keep and encs and budget > 0:  # one sentence longer than the budget: its beginning
-            first.extend(encs[max(range(len(sents)), key=lambda i: len(_words(sents[i]) & _words(text)))]
-                         .ids[:budget])
+            wanted = _words(text)
+            first.extend(encs[max(range(len(sents)), key=lambda i: len(_words(sents[i]) & wanted))].ids[:budget])
         first = first[: room - n_claim]
         ids = [self.cls, *first, self.sep, *claim_enc.ids[:n_claim], self.sep]
         types = [0] * (len(first) + 2) + [1] * (n_claim + 1)
