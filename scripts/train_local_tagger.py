@@ -385,7 +385,7 @@ def main() -> None:
     ap.add_argument("--val-frac", type=float, default=0.08)
     ap.add_argument("--max-len", type=int, default=512)
     ap.add_argument("--folds", type=int, default=3)
-    ap.add_argument("--epochs", type=int, default=3)
+    ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--lr", type=float, default=5e-5)
     ap.add_argument("--device", default="auto", help="auto (cuda when available), cpu or cuda")
