@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,9 +41,12 @@ class Row:
     error: Optional[InputError] = None
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _has_bad_utf8(s: str) -> bool:
     """Lone surrogates: undecodable bytes (surrogateescape) or unpaired ``\\ud800``-``\\udfff`` JSON escapes."""
-    return any("\ud800" <= ch <= "\udfff" for ch in s)
+    return _SURROGATE.search(s) is not None
 
 
 def _check_text(value: Any, *, record: Any, field: str, required: bool) -> Optional[str]:
