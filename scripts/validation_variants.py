@@ -6,6 +6,7 @@ that no shipped model was fitted on), through the same pipeline and scoring as `
     python3 scripts/validation_variants.py -o runs/val-384 --max-len 384
     python3 scripts/validation_variants.py -o runs/val-hi50 --skip-above 0.5
     python3 scripts/validation_variants.py -o runs/val-2min --second-window min
+    python3 scripts/validation_variants.py -o runs/val-pc --tagger-model /tmp/tagger-int8-per-channel.onnx
 
 Prints answer and span precision / recall / F1 and the share of answers whose global pass ran the tagger. The
 variants change the judge's internals in this process only; they are experiments, not options of the package.
@@ -77,24 +78,55 @@ def skip_above(risk: float) -> None:
     L.LocalJudge.score = patched
 
 
+def grow(low: float) -> None:
+    """Hysteresis spans: a flagged word's neighbours join its span while their word probability reaches ``low``
+    (the flagged words themselves still need ``word_threshold``)."""
+    merge = L.merge_words
+
+    def patched(words, threshold):
+        if not words or not any(p >= threshold for _, _, p in words):
+            return merge(words, threshold)
+        on = [p >= threshold for _, _, p in words]
+        for order in (range(1, len(words)), range(len(words) - 2, -1, -1)):
+            for i in order:
+                j = i - 1 if order.step == 1 else i + 1
+                if not on[i] and on[j] and words[i][2] >= low:
+                    on[i] = True
+        return merge([(s, e, 1.0 if f else 0.0) for (s, e, _), f in zip(words, on)], 0.5)
+
+    L.merge_words = patched
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("-o", "--out", type=Path, required=True, help="output folder (results.jsonl)")
     ap.add_argument("--no-tagger", action="store_true", help="the trees alone")
+    ap.add_argument("--model-dir", type=Path, default=None,
+                    help="a model folder other than the package's (a retrained variant of all the models)")
     ap.add_argument("--max-len", type=int, default=None, help="the tagger's window in tokens (shipped: 512)")
     ap.add_argument("--skip-below", type=float, default=None,
                     help=f"SKIP_TAGGER_BELOW (shipped: {L.SKIP_TAGGER_BELOW})")
     ap.add_argument("--skip-above", type=float, default=None, help="also skip the tagger at or above this risk")
     ap.add_argument("--bridge", type=int, default=None,
                     help=f"characters between flagged words joined into one span (shipped: {L._BRIDGE})")
+    ap.add_argument("--grow", type=float, default=None,
+                    help="hysteresis spans: neighbours of flagged words join at this word probability")
     ap.add_argument("--second-window", choices=("min", "mean"), default=None)
+    ap.add_argument("--tagger-model", type=Path, default=None,
+                    help="another ONNX build of the tagger (same inputs and outputs) in place of the shipped one")
     ap.add_argument("--limit", type=int, default=None, help="only the first N validation answers")
     args = ap.parse_args()
 
     records = validation_records()[: args.limit]
-    judge = L.LocalJudge(threads=2, semantic=not args.no_tagger)
+    judge = L.LocalJudge(threads=2, semantic=not args.no_tagger, directory=args.model_dir)
     if args.max_len:
         judge._models.tagger.encoder.max_len = args.max_len
+    if args.tagger_model:
+        import onnxruntime as ort
+
+        shipped = judge._models.tagger.session
+        judge._models.tagger.session = ort.InferenceSession(str(args.tagger_model), shipped.get_session_options(),
+                                                            providers=["CPUExecutionProvider"])
     if args.skip_below is not None:
         L.SKIP_TAGGER_BELOW = args.skip_below
     if args.bridge is not None:
@@ -103,6 +135,8 @@ def main() -> None:
         skip_above(args.skip_above)
     if args.second_window:
         second_window(args.second_window)
+    if args.grow is not None:
+        grow(args.grow)
 
     t0 = time.time()
     results, _ = runner.run(records, Auditor(judge=judge, concurrency=1), args.out, resume=True)
