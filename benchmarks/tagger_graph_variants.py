@@ -2,17 +2,21 @@
 """Milliseconds per tagger pass for other builds of the same graph, against the shipped int8 model, in one run.
 
     python3 benchmarks/tagger_graph_variants.py [--fp32 .cache/local_tagger/tagger-fp32.onnx] [--threads 2]
+    python3 benchmarks/tagger_graph_variants.py --layers 4,3 --keep /tmp/tagger-variants
 
 The fp32 graph is what ``scripts/train_local_tagger.py --stage export`` writes before quantizing. From it, this
-builds: unsigned int8 weights, per-channel int8 weights, and the onnxruntime transformer optimizer's fused graph
-(then int8). Each model runs one sequence of 256 and of 512 random token ids (the cost does not depend on the ids).
-It also times one attention layer (12 heads of 32, 512 tokens) written as plain MatMul/Softmax ops against one fused
-``com.microsoft.MultiHeadAttention`` node: the most a fused attention could save per layer.
+builds: unsigned int8 weights, per-channel int8 weights, int8 with the feed-forward output layers left in fp32, and
+the onnxruntime transformer optimizer's fused graph (then int8); with ``--layers``, untrained int8 exports of fewer
+layers (the cost of a tagger trained with ``scripts/train_local_tagger.py --layers``). Each model runs one sequence
+of 256 and of 512 random token ids (the cost does not depend on the ids). It also times one attention layer (12
+heads of 32, 512 tokens) written as plain MatMul/Softmax ops against one fused ``com.microsoft.MultiHeadAttention``
+node: the most a fused attention could save per layer.
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics
 import sys
 import tempfile
@@ -95,11 +99,44 @@ def attention_ms(threads: int, repeat: int) -> tuple[float, float]:
     return out[0], out[1]
 
 
+def shallow(layers: int, folder: Path) -> Path:
+    """An int8 export of the base model cut to its bottom ``layers`` layers, with an untrained token head: its cost
+    per pass is that of a tagger trained with ``--layers`` (the weights do not change the arithmetic)."""
+    import torch
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from train_local_tagger import build_model
+
+    model = build_model(argparse.Namespace(base_model="", layers=layers), torch, attention="eager").eval()
+
+    class Logits(torch.nn.Module):
+        def __init__(self, m) -> None:
+            super().__init__()
+            self.m = m
+
+        def forward(self, input_ids, token_type_ids):
+            return self.m(input_ids=input_ids, token_type_ids=token_type_ids).logits
+
+    x = torch.ones(1, 64, dtype=torch.long)
+    fp32, int8 = folder / f"l{layers}-fp32.onnx", folder / f"l{layers}.onnx"
+    torch.onnx.export(Logits(model), (x, torch.zeros_like(x)), str(fp32), input_names=["input_ids", "token_type_ids"],
+                      output_names=["logits"], opset_version=17, dynamo=False,
+                      dynamic_axes={n: {0: "batch", 1: "tokens"} for n in ("input_ids", "token_type_ids", "logits")})
+    quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8)
+    return int8
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--fp32", type=Path, default=ROOT / ".cache" / "local_tagger" / "tagger-fp32.onnx")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=20)
+    ap.add_argument("--keep", type=Path, default=None,
+                    help="copy the built variants to this folder (for scripts/validation_variants.py --tagger-model)")
+    ap.add_argument("--layers", default="",
+                    help="also time untrained int8 exports of the base model cut to these layer counts, e.g. 4,3 "
+                    "(what scripts/train_local_tagger.py --layers would train; needs torch and transformers)")
     args = ap.parse_args()
     if not args.fp32.exists():
         sys.exit(f"{args.fp32}: no fp32 tagger graph (scripts/train_local_tagger.py --stage export writes it)")
@@ -118,10 +155,23 @@ def main() -> None:
         opt.save_model_to_file(str(t / "opt.onnx"))
         quantize_dynamic(str(t / "opt.onnx"), str(t / "opt8.onnx"), weight_type=QuantType.QInt8,
                          extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})
+        # the feed-forward output projections (and the head) kept in fp32: the layers whose int8 weights lose most
+        ffn_out = [n.name for n in onnx.load(str(args.fp32)).graph.node if n.op_type == "MatMul"
+                   and ("/output/dense/" in n.name and "/attention/" not in n.name or "classifier" in n.name)]
+        quantize_dynamic(str(args.fp32), str(t / "ffn32.onnx"), weight_type=QuantType.QInt8,
+                         nodes_to_exclude=ffn_out)
         builds = [("shipped: int8 (signed weights, per tensor)", shipped), ("fp32", args.fp32),
                   ("int8, unsigned weights", t / "u8.onnx"), ("int8, per-channel", t / "pc.onnx"),
+                  ("int8, feed-forward output layers fp32", t / "ffn32.onnx"),
                   (f"optimizer-fused ({', '.join(f'{k} {v}' for k, v in fusions.items())}), then int8",
                    t / "opt8.onnx")]
+        for n in (int(x) for x in args.layers.split(",") if x.strip()):
+            builds.append((f"{n} layers (untrained, int8)", shallow(n, t)))
+        if args.keep:
+            args.keep.mkdir(parents=True, exist_ok=True)
+            for path in (t / "u8.onnx", t / "pc.onnx", t / "ffn32.onnx", t / "opt8.onnx"):
+                shutil.copy(path, args.keep / path.name)
+            print(f"variants kept in {args.keep}: u8, pc, ffn32, opt8 (.onnx)")
         rows = [(name, tagger_ms(path, 256, args.threads, args.repeat), tagger_ms(path, 512, args.threads,
                                                                                    args.repeat))
                 for name, path in builds]
