@@ -53,9 +53,36 @@ def test_offline_run_writes_json_and_html(tmp_path):
 
 def test_usage_errors_exit_2(tmp_path):
     assert run("-o", str(tmp_path)).exit_code == 2  # neither INPUT nor --dataset
-    bad = tmp_path / "bad.jsonl"
-    bad.write_text('{"id": 1, "question": "Q?", "context": "c", "gold_spans": "oops"}\n')
-    assert run(str(bad), "-o", str(tmp_path / "o")).exit_code == 2
+
+
+def test_bad_rows_are_skipped_with_their_error_and_the_others_diagnosed(tmp_path):
+    good = json.loads(EXAMPLES.read_text().splitlines()[0])
+    rows = [good, [1, 2], "text", {**good, "id": "bad-gold", "gold_spans": "oops"},
+            {**good, "id": "far-gold", "gold_spans": [[0, 10_000]]}, {**good, "id": "int-q", "question": 5}]
+    path = tmp_path / "mixed.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    result = CliRunner().invoke(main, ["diagnose", str(path), "-o", str(tmp_path / "o")])
+    assert result.exit_code == 1, result.output
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert summary["questions"] == 1 and summary["errors"] == 5
+    errors = "\n".join(summary["errors_list"])
+    assert "record '#1': must be a JSON object, got list" in errors
+    assert "record '#2': must be a JSON object, got str" in errors
+    assert "record 'bad-gold', field 'gold_spans'" in errors
+    assert f"record 'far-gold', field 'gold_spans': span [0, 10000] is not a non-empty range inside the answer " \
+        f"({len(good['answer'])} characters)" in errors
+    assert "record 'int-q', field 'question': must be a string, got int" in errors
+    # the terminal shows the messages whole: rich must not read "[start, end]" as markup
+    assert "[start, end] pairs" in " ".join(result.output.split())
+
+
+def test_a_context_without_latin_terms_is_diagnosed(tmp_path):
+    path = tmp_path / "cjk.jsonl"
+    path.write_text(json.dumps({"id": "cjk", "context": "東京は日本の首都です。",
+                                "question": "What is the capital of Japan?", "answer": "Tokyo."}) + "\n")
+    result = run(str(path), "-o", str(tmp_path / "o"), "-q")
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "o" / "summary.json").read_text())["questions"] == 1
 
 
 def test_records_without_question_are_reported_and_exit_1(tmp_path):

@@ -37,16 +37,22 @@ def _items(input_path: Optional[str], dataset: Optional[str], split: str, task: 
 
     items = []
     for row in read_rows(input_path or "-"):
-        gold = None
-        if row.data is not None and row.data.get("gold_spans") is not None:
-            gold = _gold(row.data["gold_spans"], row.data.get("id", f"#{row.index}"))
-        items.append(Item(index=row.index, record=row.data, gold=gold, error=row.error))
+        # a row that is not an object reaches the diagnoser, which reports it as that record's error
+        gold, error = None, row.error
+        if error is None and isinstance(row.data, dict) and row.data.get("gold_spans") is not None:
+            rid = row.data.get("id") if row.data.get("id") is not None else f"#{row.index}"
+            try:
+                gold = _gold(row.data["gold_spans"], rid, row.data.get("answer"))
+            except InputError as exc:  # this record is skipped with its error; the others go on
+                error = exc
+        items.append(Item(index=row.index, record=row.data, gold=gold, error=error))
         if limit is not None and len(items) >= limit:
             break
     return items
 
 
-def _gold(raw: Any, rid: Any) -> tuple[tuple[int, int], ...]:
+def _gold(raw: Any, rid: Any, answer: Any = None) -> tuple[tuple[int, int], ...]:
+    """Gold hallucination spans as ``(start, end)`` answer offsets; each must lie inside the answer."""
     out = []
     for s in raw if isinstance(raw, list) else [None]:
         if isinstance(s, dict) and isinstance(s.get("start"), int) and isinstance(s.get("end"), int):
@@ -55,6 +61,12 @@ def _gold(raw: Any, rid: Any) -> tuple[tuple[int, int], ...]:
             out.append((s[0], s[1]))
         else:
             raise InputError("must be a list of {start, end} objects or [start, end] pairs", record=rid,
+                             field="gold_spans")
+    limit = len(answer) if isinstance(answer, str) else None
+    for start, end in out:
+        if start < 0 or end <= start or (limit is not None and end > limit):
+            inside = f" inside the answer ({limit} characters)" if limit is not None else ""
+            raise InputError(f"span [{start}, {end}] is not a non-empty range{inside}", record=rid,
                              field="gold_spans")
     return tuple(out)
 
@@ -174,6 +186,7 @@ def diagnose(input_path: Optional[str], out_dir: str, dataset: Optional[str], sp
     override. Records may carry ``gold_spans`` (answer offsets) to measure agreement with gold hallucinations.
     """
     from rich.console import Console
+    from rich.markup import escape
 
     from .run import run_diagnoses
 
@@ -185,7 +198,7 @@ def diagnose(input_path: Optional[str], out_dir: str, dataset: Optional[str], sp
                                     concurrency, window, overlap, relevance_threshold, address_threshold)
         items = _items(input_path, dataset, split, task, data_path, limit)
     except (ConfigError, InputError, MissingDependencyError) as exc:
-        console.print(f"[red]error:[/red] {exc}", markup=True, highlight=False)
+        console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         sys.exit(EXIT_USAGE)
     out = Path(out_dir)
     show = not quiet and (console.is_terminal or os.environ.get("RT4CHART_PROGRESS") == "1")
@@ -201,7 +214,7 @@ def diagnose(input_path: Optional[str], out_dir: str, dataset: Optional[str], sp
             items, diagnoser, out, concurrency=concurrency,
             on_result=(lambda: progress.advance(task)) if progress is not None else None))
     except Rt4chartError as exc:  # a configuration error from the endpoint (bad key, unknown model)
-        console.print(f"[red]error:[/red] {exc}", highlight=False)
+        console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         sys.exit(EXIT_USAGE)
     finally:
         if progress is not None:
@@ -209,5 +222,5 @@ def diagnose(input_path: Optional[str], out_dir: str, dataset: Optional[str], sp
     if not quiet:
         _print_summary(summary, out, console)
         for e in errors[:10]:
-            console.print(f"[yellow]skipped:[/yellow] {e}", highlight=False, markup=True)
+            console.print(f"[yellow]skipped:[/yellow] {escape(e)}", highlight=False)
     sys.exit(EXIT_RECORD_ERRORS if errors else EXIT_OK)

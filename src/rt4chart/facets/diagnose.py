@@ -78,6 +78,8 @@ def _record(raw: Any, index: Optional[int]) -> dict:
     if not isinstance(raw, dict):
         raise InputError(f"must be a JSON object, got {type(raw).__name__}", record=where)
     question = raw.get("question")
+    if question is not None and not isinstance(question, str):
+        raise InputError(f"must be a string, got {type(question).__name__}", record=where, field="question")
     if not isinstance(question, str) or not question.strip():
         raise InputError("is missing or empty: facet diagnostics need a question", record=where, field="question")
     context = raw.get("context")

@@ -69,8 +69,10 @@ class Relevance:
         nq, nc = len(queries), len(chunks)
         bm25 = np.zeros((nq, nc), dtype=np.float64)
         norm = np.zeros((nq, nc), dtype=np.float64)
-        if nq and nc:
-            corpus = [terms(c) for c in chunks]
+        corpus = [terms(c) for c in chunks] if nq and nc else []
+        # bm25s cannot index a corpus without a single term (a context in a script the term splitter does not
+        # segment, such as Chinese or Japanese): then BM25 gives every chunk 0 and the embeddings alone rank them
+        if any(corpus):
             retriever = bm25s.BM25(k1=self.k1, b=self.b, method="lucene")
             retriever.index(corpus, show_progress=False)
             df: dict[str, int] = {}
