@@ -171,3 +171,11 @@ def test_gate_accept_routes_lowest_risk_without_judging(tmp_path):
     for r in accepted:  # not judged: no claims, never reported as entailed
         assert r["claims"] == [] and r["label"] == "unverified" and r["hallucinated"] is False
     assert all(r["claims"] for r in verified)
+
+
+def test_audit_refuses_to_write_its_results_over_its_input(tmp_path):
+    path = tmp_path / "records.jsonl"
+    path.write_text(RECORDS.read_text())
+    res = _run("audit", str(path), "-o", str(tmp_path / "." / "records.jsonl"), "--judge", "lexical")
+    assert res.exit_code == 2 and "would overwrite it" in res.output
+    assert path.read_text() == RECORDS.read_text()

@@ -62,3 +62,11 @@ def test_triage_eval_writes_json_and_markdown(tmp_path, monkeypatch, synth):
     result = json.loads(js.read_text())
     assert result["n"] == len(X) and "transfer" not in result
     assert "| RAGScope-E |" in md.read_text()
+
+
+def test_triage_refuses_to_write_its_results_over_its_input(tmp_path):
+    path = _write(tmp_path, RECORDS)
+    before = path.read_text()
+    res = CliRunner().invoke(gate_cli.triage_group, ["route", str(path), "--gate", "z", "-o", str(path)])
+    assert res.exit_code == 2 and "would overwrite it" in res.output
+    assert path.read_text() == before

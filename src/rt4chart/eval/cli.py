@@ -25,7 +25,9 @@ def _console() -> Any:
 
 
 def _fail(console: Any, exc: Exception) -> None:
-    console.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
+    from rich.markup import escape
+
+    console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
     sys.exit(EXIT_USAGE)
 
 

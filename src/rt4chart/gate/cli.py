@@ -66,6 +66,8 @@ def route_command(input_path: str, review: float, accept: float, gate_spec: str,
     from ..io import read_rows, validate_record
     from .routing import route
 
+    if output != "-" and input_path != "-" and Path(output).resolve() == Path(input_path).resolve():
+        raise click.UsageError(f"-o/--output is the input file {input_path}: the results would overwrite it")
     try:
         gate = _load_gate(gate_spec)
         rows = list(read_rows(input_path, fmt))
