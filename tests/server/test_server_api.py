@@ -176,6 +176,24 @@ def test_invalid_unicode_is_rejected_before_the_judge(make_client):
     assert err["field"] == "answer" and fake.calls == 0
 
 
+def test_the_field_names_no_union_member(make_client):
+    """pydantic puts the union member it tried ("constrained-str", "list[...]") in the location; the field doesn't."""
+    client = make_client(FakeAuditor())
+    for body, field in [({"records": [{"id": "x", "context": "c", "answer": "a"}, {"id": "y", "context": ""}]},
+                         "records[1].context"),
+                        ({"context": ["ok", " "], "answer": "a"}, "context"),
+                        ({"id": 1.5, "context": "c", "answer": "a"}, "id")]:
+        err = _error(client.post("/v1/audit", json=body), 422, "validation")
+        assert err["field"] == field, (body, err)
+        fields = [d["field"] for d in err["details"]]
+        assert all(f.replace(".", "").replace("[", "").replace("]", "").isalnum() for f in fields), fields
+    assert "context[1]" in fields_of(client.post("/v1/audit", json={"context": ["ok", " "], "answer": "a"}))
+
+
+def fields_of(resp):
+    return [d["field"] for d in resp.json()["error"]["details"]]
+
+
 @pytest.mark.parametrize("body, field", [
     ({"context": 1, "answer": "a"}, "context"),
     ({"context": "c"}, "answer"),

@@ -48,13 +48,21 @@ def error_response(exc: ApiError) -> JSONResponse:
                         status_code=exc.status, headers=exc.headers)
 
 
+#: pydantic names the member of a union it tried in the error's location ("constrained-str", "int",
+#: "list[constrained-str]", "function-before[...]"): not a field of the request
+_UNION_MEMBERS = {"str", "int", "float", "bool", "list", "dict"}
+
+
 def _loc(loc: Any) -> str:
     parts = [str(p) for p in loc]
     if parts[:1] == ["body"]:
         parts = parts[2:] if parts[1:2] in (["record"], ["batch"]) else parts[1:]  # drop the union's tag
     out = ""
-    for p in parts:
-        out += f"[{p}]" if p.isdigit() else (f".{p}" if out else p)
+    for i, p in enumerate(parts):
+        if p.isdigit():
+            out += f"[{p}]"
+        elif p.isidentifier() and not (i and p in _UNION_MEMBERS):
+            out += f".{p}" if out else p
     return out
 
 
