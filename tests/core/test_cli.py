@@ -179,3 +179,15 @@ def test_audit_refuses_to_write_its_results_over_its_input(tmp_path):
     res = _run("audit", str(path), "-o", str(tmp_path / "." / "records.jsonl"), "--judge", "lexical")
     assert res.exit_code == 2 and "would overwrite it" in res.output
     assert path.read_text() == RECORDS.read_text()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--judge", "lexical", "--threshold", "0.3"], "--threshold configures the local judge, but the judge here is"),
+    (["--judge", "lexical", "--no-tagger", "--threshold", "0.3"], "--threshold and --no-tagger configure the local"),
+    (["--judge", "local", "--decomposition", "holistic"], "--decomposition holistic needs the LLM judge"),
+])
+def test_options_the_judge_does_not_read_are_usage_errors(tmp_path, monkeypatch, args, message):
+    monkeypatch.delenv("RT4CHART_BASE_URL", raising=False)
+    res = _run("audit", str(RECORDS), "-o", str(tmp_path / "out.jsonl"), *args)
+    assert res.exit_code == 2 and message in " ".join(res.output.split()), res.output
+    assert not (tmp_path / "out.jsonl").exists()

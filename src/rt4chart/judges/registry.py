@@ -42,6 +42,16 @@ def make_judge(name: str = "auto", **options: Any) -> tuple[Judge, Optional[Deco
             name = "local"
         else:
             name = "lexical"
+    # an option the chosen judge does not read is a mistake to report, not to ignore
+    if name != "local":
+        given = [flag for key, flag in (("threshold", "--threshold"), ("no_tagger", "--no-tagger"))
+                 if options.get(key) not in (None, False)]
+        if given:
+            verb = "configures" if len(given) == 1 else "configure"
+            raise ConfigError(f"{' and '.join(given)} {verb} the local judge, but the judge here is {name}")
+    if name != "llm" and options.get("decomposition") not in (None, "rule"):
+        raise ConfigError(f"--decomposition {options['decomposition']} needs the LLM judge; the {name} judge reads "
+                          "claims from the rule decomposer")
     if name == "lexical":
         from .lexical import LexicalJudge
 
