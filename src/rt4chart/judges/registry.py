@@ -45,7 +45,7 @@ def make_judge(name: str = "auto", **options: Any) -> tuple[Judge, Optional[Deco
     # an option the chosen judge does not read is a mistake to report, not to ignore
     if name != "local":
         given = [flag for key, flag in (("threshold", "--threshold"), ("no_tagger", "--no-tagger"))
-                 if options.get(key) not in (None, False)]
+                 if options.get(key) is not None and options.get(key) is not False]  # 0.0 == False
         if given:
             verb = "configures" if len(given) == 1 else "configure"
             raise ConfigError(f"{' and '.join(given)} {verb} the local judge, but the judge here is {name}")
