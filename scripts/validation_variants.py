@@ -69,11 +69,12 @@ def skip_above(risk: float) -> None:
     """Also let the trees decide alone when they put some claim at or above ``risk`` (no rule firing)."""
     score = L.LocalJudge.score
 
-    def patched(self, claims, evidence, question, *, semantic=False, rows=None):
-        out = score(self, claims, evidence, question, semantic=False, rows=rows)
+    def patched(self, claims, evidence, question, *, semantic=False, rows=None, memo=None):
+        memo = {} if memo is None else memo  # both calls share the trees' prediction
+        out = score(self, claims, evidence, question, semantic=False, rows=rows, memo=memo)
         if semantic and len(out[2]) and out[2].max() >= risk and not out[3].any():
             return out
-        return score(self, claims, evidence, question, semantic=semantic, rows=out[0])
+        return score(self, claims, evidence, question, semantic=semantic, rows=out[0], memo=memo)
 
     L.LocalJudge.score = patched
 
