@@ -106,23 +106,12 @@ def shallow(layers: int, folder: Path) -> Path:
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     sys.path.insert(0, str(ROOT / "scripts"))
-    from train_local_tagger import build_model
+    from train_local_tagger import build_model, onnx_export
 
     model = build_model(argparse.Namespace(base_model="", layers=layers), torch, attention="eager").eval()
-
-    class Logits(torch.nn.Module):
-        def __init__(self, m) -> None:
-            super().__init__()
-            self.m = m
-
-        def forward(self, input_ids, token_type_ids):
-            return self.m(input_ids=input_ids, token_type_ids=token_type_ids).logits
-
     x = torch.ones(1, 64, dtype=torch.long)
     fp32, int8 = folder / f"l{layers}-fp32.onnx", folder / f"l{layers}.onnx"
-    torch.onnx.export(Logits(model), (x, torch.zeros_like(x)), str(fp32), input_names=["input_ids", "token_type_ids"],
-                      output_names=["logits"], opset_version=17, dynamo=False,
-                      dynamic_axes={n: {0: "batch", 1: "tokens"} for n in ("input_ids", "token_type_ids", "logits")})
+    onnx_export(model, torch, (x, torch.zeros_like(x)), fp32)
     quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8)
     return int8
 

@@ -321,16 +321,9 @@ def oof(args, cache: Path) -> Path:
 
 
 # -- 3. export ----------------------------------------------------------------------------------------------------
-def export(args, cache: Path) -> Path:
-    import onnxruntime as ort
-    import torch
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-    from safetensors.torch import load_file
-
-    model = build_model(args, torch, attention="eager")
-    model.load_state_dict({k: v.float() for k, v in load_file(
-        str(Path(args.cache_dir) / f"tagger-{args.seed}.safetensors")).items()})
-    model.eval()
+def onnx_export(model, torch, sample, path: Path) -> None:
+    """Write ``model`` as an ONNX graph taking ``input_ids`` and ``token_type_ids`` (any batch and length) and giving
+    ``logits``, traced on ``sample`` (the two id tensors)."""
 
     class Logits(torch.nn.Module):
         """One unpadded sequence, no attention mask: what the judge runs. (With a mask input, or with the SDPA
@@ -343,13 +336,27 @@ def export(args, cache: Path) -> Path:
         def forward(self, input_ids, token_type_ids):
             return self.m(input_ids=input_ids, token_type_ids=token_type_ids).logits
 
+    torch.onnx.export(Logits(model).eval(), tuple(sample), str(path), input_names=["input_ids", "token_type_ids"],
+                      output_names=["logits"], opset_version=17, dynamo=False,
+                      dynamic_axes={n: {0: "batch", 1: "tokens"} for n in ("input_ids", "token_type_ids", "logits")})
+
+
+def export(args, cache: Path) -> Path:
+    import onnxruntime as ort
+    import torch
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+    from safetensors.torch import load_file
+
+    model = build_model(args, torch, attention="eager")
+    model.load_state_dict({k: v.float() for k, v in load_file(
+        str(Path(args.cache_dir) / f"tagger-{args.seed}.safetensors")).items()})
+    model.eval()
+
     ids, types, labels, val, halluc = load_cache(cache)
     va = [i for i in range(len(ids)) if val[i]]
     fp32 = Path(args.cache_dir) / "tagger-fp32.onnx"
     sample = [torch.from_numpy(a[va[0]][None].astype(np.int64)) for a in (ids, types)]
-    torch.onnx.export(Logits(model).eval(), tuple(sample), str(fp32), input_names=["input_ids", "token_type_ids"],
-                      output_names=["logits"], opset_version=17, dynamo=False,
-                      dynamic_axes={n: {0: "batch", 1: "tokens"} for n in ("input_ids", "token_type_ids", "logits")})
+    onnx_export(model, torch, sample, fp32)
     check = ort.InferenceSession(str(fp32), providers=["CPUExecutionProvider"])
     for i in va[1:6]:
         x = [a[i][None].astype(np.int64) for a in (ids, types)]
