@@ -186,8 +186,8 @@ def audit(input_path: str, output: Optional[str], resume: bool, fmt: Optional[st
     Each record needs id, context (string or list of strings), answer, and optionally question.
     """
     from rich.console import Console
-    from rich.markup import escape
 
+    from ._console import print_error
     from .batch import run_batch
     from .io import FieldMap, read_rows
 
@@ -201,7 +201,7 @@ def audit(input_path: str, output: Optional[str], resume: bool, fmt: Optional[st
         auditor = build_auditor(**judge_kw)
         rows = list(read_rows(input_path, fmt))
     except (ConfigError, InputError, MissingDependencyError) as exc:
-        console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
+        print_error(console, exc)
         sys.exit(EXIT_USAGE)
 
     routing = _gate_routing(rows, gate_accept, fields, console) if gate_accept is not None else None
@@ -209,10 +209,10 @@ def audit(input_path: str, output: Optional[str], resume: bool, fmt: Optional[st
         summary = run_batch(rows, auditor, output, resume=resume, fields=fields, routing=routing, console=console,
                             progress=not quiet and (console.is_terminal or os.environ.get("RT4CHART_PROGRESS") == "1"))
     except BackendError as exc:  # only configuration errors reach here (bad key, model, endpoint)
-        console.print(f"[red]error:[/red] the LLM endpoint rejected the request: {escape(str(exc))}", highlight=False)
+        print_error(console, f"the LLM endpoint rejected the request: {exc}")
         sys.exit(EXIT_USAGE)
     except OSError as exc:
-        console.print(f"[red]error:[/red] cannot write the output: {escape(str(exc))}", highlight=False)
+        print_error(console, f"cannot write the output: {exc}")
         sys.exit(EXIT_USAGE)
     if not quiet:
         if output and 0 < summary.records <= 20:
@@ -223,15 +223,13 @@ def audit(input_path: str, output: Optional[str], resume: bool, fmt: Optional[st
 
 def _gate_routing(rows: list, fraction: float, fields: Any, console: Any) -> dict[int, tuple[float, bool]]:
     """Cascade (RAGScope routing): risk per valid row and whether it is among the lowest-risk ``fraction``."""
-    from rich.markup import escape
-
+    from ._console import print_error
     from .io import validate_record
 
     try:
         from .gate import route_by_risk
     except ImportError as exc:
-        console.print(f"[red]error:[/red] --gate-accept needs the gate, which failed to import: {escape(str(exc))}",
-                      highlight=False)
+        print_error(console, f"--gate-accept needs the gate, which failed to import: {exc}")
         sys.exit(EXIT_USAGE)
     valid = []
     for row in rows:
@@ -245,8 +243,7 @@ def _gate_routing(rows: list, fraction: float, fields: Any, console: Any) -> dic
     try:
         routed = route_by_risk([rec for _, rec in valid], fraction)
     except (Rt4chartError, ValueError, OSError) as exc:
-        console.print(f"[red]error:[/red] the RAGScope gate could not score the input: {escape(str(exc))}",
-                      highlight=False)
+        print_error(console, f"the RAGScope gate could not score the input: {exc}")
         sys.exit(EXIT_USAGE)
     return {index: pair for (index, _), pair in zip(valid, routed)}
 

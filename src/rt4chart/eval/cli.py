@@ -25,9 +25,9 @@ def _console() -> Any:
 
 
 def _fail(console: Any, exc: Exception) -> None:
-    from rich.markup import escape
+    from .._console import print_error
 
-    console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
+    print_error(console, exc, soft_wrap=True)
     sys.exit(EXIT_USAGE)
 
 
@@ -194,8 +194,10 @@ def run_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[s
         _fail(console, exc)
         return
     if (out / "results.jsonl").exists() and not resume:
-        console.print(f"[red]error:[/red] {out / 'results.jsonl'} exists; pass --resume to continue it or "
-                      "-o for a new folder", highlight=False, soft_wrap=True)
+        from .._console import print_error
+
+        print_error(console, f"{out / 'results.jsonl'} exists; pass --resume to continue it or -o for a new folder",
+                    soft_wrap=True)
         sys.exit(EXIT_USAGE)
     progress = not quiet and (console.is_terminal or os.environ.get("RT4CHART_PROGRESS") == "1")
     routing = gate_routing(records, gate_accept) if gate_accept is not None else None

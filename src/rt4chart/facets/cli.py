@@ -186,8 +186,8 @@ def diagnose(input_path: Optional[str], out_dir: str, dataset: Optional[str], sp
     override. Records may carry ``gold_spans`` (answer offsets) to measure agreement with gold hallucinations.
     """
     from rich.console import Console
-    from rich.markup import escape
 
+    from .._console import print_error
     from .run import run_diagnoses
 
     console = Console(stderr=True)
@@ -198,7 +198,7 @@ def diagnose(input_path: Optional[str], out_dir: str, dataset: Optional[str], sp
                                     concurrency, window, overlap, relevance_threshold, address_threshold)
         items = _items(input_path, dataset, split, task, data_path, limit)
     except (ConfigError, InputError, MissingDependencyError) as exc:
-        console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
+        print_error(console, exc)
         sys.exit(EXIT_USAGE)
     out = Path(out_dir)
     show = not quiet and (console.is_terminal or os.environ.get("RT4CHART_PROGRESS") == "1")
@@ -214,7 +214,7 @@ def diagnose(input_path: Optional[str], out_dir: str, dataset: Optional[str], sp
             items, diagnoser, out, concurrency=concurrency,
             on_result=(lambda: progress.advance(task)) if progress is not None else None))
     except Rt4chartError as exc:  # a configuration error from the endpoint (bad key, unknown model)
-        console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
+        print_error(console, exc)
         sys.exit(EXIT_USAGE)
     finally:
         if progress is not None:
@@ -222,5 +222,5 @@ def diagnose(input_path: Optional[str], out_dir: str, dataset: Optional[str], sp
     if not quiet:
         _print_summary(summary, out, console)
         for e in errors[:10]:
-            console.print(f"[yellow]skipped:[/yellow] {escape(e)}", highlight=False)
+            print_error(console, e, label="skipped", style="yellow")
     sys.exit(EXIT_RECORD_ERRORS if errors else EXIT_OK)
