@@ -189,12 +189,12 @@ def audit(input_path: str, output: Optional[str], resume: bool, fmt: Optional[st
 
     from ._console import print_error
     from .batch import run_batch
-    from .io import FieldMap, read_rows
+    from .io import FieldMap, read_rows, writes_over_input
 
     console = Console(stderr=True)
     if resume and not output:
         raise click.UsageError("--resume needs -o/--output")
-    if output and input_path != "-" and Path(output).resolve() == Path(input_path).resolve():
+    if writes_over_input(input_path, output):
         raise click.UsageError(f"-o/--output is the input file {input_path}: the results would overwrite it")
     fields = FieldMap(id=id_field, context=context_field, question=question_field, answer=answer_field)
     try:

@@ -49,6 +49,13 @@ def _has_bad_utf8(s: str) -> bool:
     return _SURROGATE.search(s) is not None
 
 
+def writes_over_input(input_path: str, output: Optional[str]) -> bool:
+    """True when ``output`` names the very file ``input_path`` reads (``-``, stdin or stdout, is never a file)."""
+    if not output or output == "-" or input_path == "-":
+        return False
+    return Path(output).resolve() == Path(input_path).resolve()
+
+
 def _check_text(value: Any, *, record: Any, field: str, required: bool) -> Optional[str]:
     if value is None:
         if required:

@@ -63,10 +63,10 @@ def _load_gate(spec: str) -> Any:
 def route_command(input_path: str, review: float, accept: float, gate_spec: str, output: str,
                   fmt: Optional[str]) -> None:
     """Score INPUT records with the gate and write a risk and a route per record."""
-    from ..io import read_rows, validate_record
+    from ..io import read_rows, validate_record, writes_over_input
     from .routing import route
 
-    if output != "-" and input_path != "-" and Path(output).resolve() == Path(input_path).resolve():
+    if writes_over_input(input_path, output):
         raise click.UsageError(f"-o/--output is the input file {input_path}: the results would overwrite it")
     try:
         gate = _load_gate(gate_spec)
