@@ -4,13 +4,15 @@
     python3 benchmarks/tagger_graph_variants.py [--fp32 .cache/local_tagger/tagger-fp32.onnx] [--threads 2]
     python3 benchmarks/tagger_graph_variants.py --layers 4,3 --keep /tmp/tagger-variants
 
-The fp32 graph is what ``scripts/train_local_tagger.py --stage export`` writes before quantizing. From it, this
-builds: unsigned int8 weights, per-channel int8 weights, int8 with the feed-forward output layers left in fp32, and
-the onnxruntime transformer optimizer's fused graph (then int8); with ``--layers``, untrained int8 exports of fewer
-layers (the cost of a tagger trained with ``scripts/train_local_tagger.py --layers``). Each model runs one sequence
-of 256 and of 512 random token ids (the cost does not depend on the ids). It also times one attention layer (12
-heads of 32, 512 tokens) written as plain MatMul/Softmax ops against one fused ``com.microsoft.MultiHeadAttention``
-node: the most a fused attention could save per layer.
+The fp32 graph is what ``scripts/train_local_tagger.py --stage export`` writes before fusing the attention and
+quantizing (the shipped build: ``scripts/tagger_graph.py`` fuses, then int8 per output channel). From it, this
+builds: int8 per tensor without the fusion (the build shipped until session 6), per-channel int8 without it, the
+fused graph with int8 per tensor, unsigned int8 weights, int8 with the feed-forward output layers left in fp32, and
+the onnxruntime transformer optimizer's fused graph (then int8); with ``--layers``, untrained exports of fewer layers
+built as the shipped one is (the cost of a tagger trained with ``scripts/train_local_tagger.py --layers``). Each
+model runs one sequence of 256 and of 512 random token ids (the cost does not depend on the ids). It also times one
+attention layer (12 heads of 32, 512 tokens) written as plain MatMul/Softmax ops against one fused
+``com.microsoft.MultiHeadAttention`` node.
 """
 
 from __future__ import annotations
@@ -27,9 +29,11 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "scripts"))
 
 from rt4chart.judges.local import model_dir  # noqa: E402
 from rt4chart.judges.tagger import TAGGER_MODEL  # noqa: E402
+from tagger_graph import fuse_attention  # noqa: E402
 
 
 def session(model, threads: int):
@@ -100,20 +104,30 @@ def attention_ms(threads: int, repeat: int) -> tuple[float, float]:
 
 
 def shallow(layers: int, folder: Path) -> Path:
-    """An int8 export of the base model cut to its bottom ``layers`` layers, with an untrained token head: its cost
-    per pass is that of a tagger trained with ``--layers`` (the weights do not change the arithmetic)."""
+    """An export of the base model cut to its bottom ``layers`` layers, with an untrained token head, built as the
+    shipped tagger is: its cost per pass is that of a tagger trained with ``--layers`` (the weights do not change
+    the arithmetic)."""
+    import onnx
     import torch
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-
-    sys.path.insert(0, str(ROOT / "scripts"))
     from train_local_tagger import build_model, onnx_export
 
     model = build_model(argparse.Namespace(base_model="", layers=layers), torch, attention="eager").eval()
     x = torch.ones(1, 64, dtype=torch.long)
     fp32, int8 = folder / f"l{layers}-fp32.onnx", folder / f"l{layers}.onnx"
     onnx_export(model, torch, (x, torch.zeros_like(x)), fp32)
-    quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8)
+    graph = onnx.load(str(fp32))
+    fuse_attention(graph, model.config.num_attention_heads)
+    onnx.save(graph, str(fp32))
+    quantize(fp32, int8, per_channel=True)
     return int8
+
+
+def quantize(src: Path, dst: Path, **kw) -> None:
+    import onnx
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    kw.setdefault("weight_type", QuantType.QInt8)
+    quantize_dynamic(str(src), str(dst), extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT}, **kw)
 
 
 def main() -> None:
@@ -130,37 +144,44 @@ def main() -> None:
     if not args.fp32.exists():
         sys.exit(f"{args.fp32}: no fp32 tagger graph (scripts/train_local_tagger.py --stage export writes it)")
     import onnx
-    from onnxruntime.quantization import QuantType, quantize_dynamic
+    from onnxruntime.quantization import QuantType
     from onnxruntime.transformers import optimizer
 
     shipped = model_dir() / TAGGER_MODEL
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
-        quantize_dynamic(str(args.fp32), str(t / "u8.onnx"), weight_type=QuantType.QUInt8)
-        quantize_dynamic(str(args.fp32), str(t / "pc.onnx"), weight_type=QuantType.QInt8, per_channel=True)
+        quantize(args.fp32, t / "pt.onnx")
+        quantize(args.fp32, t / "pc.onnx", per_channel=True)
+        quantize(args.fp32, t / "u8.onnx", weight_type=QuantType.QUInt8)
+        graph = onnx.load(str(args.fp32))
+        fuse_attention(graph, 12)
+        onnx.save(graph, str(t / "fused.onnx"))
+        quantize(t / "fused.onnx", t / "fused-pt.onnx")
         opt = optimizer.optimize_model(str(args.fp32), model_type="bert", num_heads=12, hidden_size=384,
                                        opt_level=0, use_gpu=False)
         fusions = {k: v for k, v in opt.get_fused_operator_statistics().items() if v}
         opt.save_model_to_file(str(t / "opt.onnx"))
-        quantize_dynamic(str(t / "opt.onnx"), str(t / "opt8.onnx"), weight_type=QuantType.QInt8,
-                         extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})
+        quantize(t / "opt.onnx", t / "opt8.onnx")
         # the feed-forward output projections (and the head) kept in fp32: the layers whose int8 weights lose most
         ffn_out = [n.name for n in onnx.load(str(args.fp32)).graph.node if n.op_type == "MatMul"
                    and ("/output/dense/" in n.name and "/attention/" not in n.name or "classifier" in n.name)]
-        quantize_dynamic(str(args.fp32), str(t / "ffn32.onnx"), weight_type=QuantType.QInt8,
-                         nodes_to_exclude=ffn_out)
-        builds = [("shipped: int8 (signed weights, per tensor)", shipped), ("fp32", args.fp32),
-                  ("int8, unsigned weights", t / "u8.onnx"), ("int8, per-channel", t / "pc.onnx"),
+        quantize(args.fp32, t / "ffn32.onnx", nodes_to_exclude=ffn_out)
+        builds = [("shipped: attention fused, int8 per channel", shipped), ("fp32", args.fp32),
+                  ("int8 per tensor, attention not fused (shipped until session 6)", t / "pt.onnx"),
+                  ("int8 per channel, attention not fused", t / "pc.onnx"),
+                  ("attention fused, int8 per tensor", t / "fused-pt.onnx"),
+                  ("int8, unsigned weights", t / "u8.onnx"),
                   ("int8, feed-forward output layers fp32", t / "ffn32.onnx"),
                   (f"optimizer-fused ({', '.join(f'{k} {v}' for k, v in fusions.items())}), then int8",
                    t / "opt8.onnx")]
         for n in (int(x) for x in args.layers.split(",") if x.strip()):
-            builds.append((f"{n} layers (untrained, int8)", shallow(n, t)))
+            builds.append((f"{n} layers (untrained, built as shipped)", shallow(n, t)))
         if args.keep:
             args.keep.mkdir(parents=True, exist_ok=True)
-            for path in (t / "u8.onnx", t / "pc.onnx", t / "ffn32.onnx", t / "opt8.onnx"):
-                shutil.copy(path, args.keep / path.name)
-            print(f"variants kept in {args.keep}: u8, pc, ffn32, opt8 (.onnx)")
+            kept = ("pt", "pc", "fused-pt", "u8", "ffn32", "opt8")
+            for name in kept:
+                shutil.copy(t / f"{name}.onnx", args.keep / f"{name}.onnx")
+            print(f"variants kept in {args.keep}: {', '.join(kept)} (.onnx)")
         rows = [(name, tagger_ms(path, 256, args.threads, args.repeat), tagger_ms(path, 512, args.threads,
                                                                                    args.repeat))
                 for name, path in builds]

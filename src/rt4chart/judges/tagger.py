@@ -8,7 +8,8 @@ Input layout (the same code builds it for training and at run time, so they cann
 evidence does not fit, the sentences sharing the rarest words with the claims are kept, in their original order.
 Claim tokens beyond the window get no probability (``nan``); the trees alone decide for those words.
 
-Runtime: onnxruntime and ``tokenizers`` (core dependencies). The model file is int8 (dynamic quantization).
+Runtime: onnxruntime and ``tokenizers`` (core dependencies). The model file is int8 (dynamic quantization, per output
+channel), each layer's attention one ``com.microsoft.MultiHeadAttention`` node (``scripts/tagger_graph.py``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,134 @@
+"""Graph rewrites for the tagger's ONNX export (used by ``train_local_tagger.py --stage export``; needs ``onnx``).
+
+``fuse_attention`` replaces each self-attention core that the PyTorch export writes as plain ops::
+
+    Reshape/Transpose(q), Reshape/Transpose(k), Reshape/Transpose(v)
+    -> MatMul(q, k) -> Mul(scale) or Div -> Softmax(last axis) -> MatMul(., v) -> Transpose -> Reshape
+
+by one ``com.microsoft.MultiHeadAttention(q, k, v)`` node with the same scale, which onnxruntime runs as one kernel
+(the graph takes no attention mask, so onnxruntime's own transformer optimizer does not fuse it). The projections
+around it are untouched, so dynamic quantization afterwards quantizes the same MatMuls.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any, Optional
+
+import numpy as np
+
+_Q_PERM, _K_PERM = [0, 2, 1, 3], [0, 2, 3, 1]
+
+
+def _perm(node: Any) -> Optional[list[int]]:
+    for a in node.attribute:
+        if a.name == "perm":
+            return list(a.ints)
+    return None
+
+
+def _axis(node: Any, default: int) -> int:
+    for a in node.attribute:
+        if a.name == "axis":
+            return int(a.i)
+    return default
+
+
+def _scalar(name: str, graph: Any, producer: dict[str, Any]) -> Optional[float]:
+    """The value of a one-element constant (an initializer or a ``Constant`` node's output), else None."""
+    from onnx import numpy_helper
+
+    for t in graph.initializer:
+        if t.name == name:
+            v = numpy_helper.to_array(t)
+            return float(v.reshape(-1)[0]) if v.size == 1 else None
+    node = producer.get(name)
+    if node is not None and node.op_type == "Constant":
+        for a in node.attribute:
+            if a.name == "value":
+                v = numpy_helper.to_array(a.t)
+                return float(v.reshape(-1)[0]) if v.size == 1 else None
+    return None
+
+
+def fuse_attention(model: Any, num_heads: int) -> int:
+    """Rewrite ``model`` (an ``onnx.ModelProto``) in place, fusing every attention core it finds (see the module
+    docstring); returns how many were fused. A pattern whose intermediate results are read elsewhere is left as is."""
+    from onnx import helper
+
+    graph = model.graph
+    nodes = list(graph.node)
+    producer = {o: n for n in nodes for o in n.output}
+    consumers: dict[str, list[Any]] = defaultdict(list)
+    for n in nodes:
+        for i in n.input:
+            consumers[i].append(n)
+    outputs = {o.name for o in graph.output}
+
+    def only_user(name: str) -> Optional[Any]:
+        users = consumers.get(name, [])
+        return users[0] if len(users) == 1 and name not in outputs else None
+
+    def split_heads(name: str, perm: list[int]) -> Optional[tuple[Any, Any]]:
+        t = producer.get(name)
+        r = producer.get(t.input[0]) if t is not None and t.op_type == "Transpose" else None
+        if r is None or r.op_type != "Reshape" or _perm(t) != perm or only_user(t.output[0]) is None \
+                or only_user(r.output[0]) is None:
+            return None
+        return r, t
+
+    fused: list[tuple[Any, Any, list[Any]]] = []  # (new node, the node it takes the place of, nodes it replaces)
+    for sm in (n for n in nodes if n.op_type == "Softmax"):
+        if _axis(sm, -1) not in (-1, 3):
+            continue
+        scaled = producer.get(sm.input[0])
+        if scaled is None or scaled.op_type not in ("Mul", "Div") or only_user(scaled.output[0]) is None:
+            continue
+        qk, value = None, None
+        for k, name in enumerate(scaled.input):
+            other = scaled.input[1 - k]
+            if producer.get(name) is not None and producer[name].op_type == "MatMul":
+                value = _scalar(other, graph, producer)
+                if value is not None and (scaled.op_type == "Mul" or k == 0):
+                    qk = producer[name]
+                    break
+        if qk is None or not value or only_user(qk.output[0]) is None:
+            continue
+        scale = value if scaled.op_type == "Mul" else 1.0 / value
+        av = only_user(sm.output[0])
+        if av is None or av.op_type != "MatMul" or av.input[0] != sm.output[0]:
+            continue
+        back = only_user(av.output[0])
+        merged = only_user(back.output[0]) if back is not None and back.op_type == "Transpose" else None
+        if merged is None or merged.op_type != "Reshape" or _perm(back) != _Q_PERM:
+            continue
+        q, k, v = split_heads(qk.input[0], _Q_PERM), split_heads(qk.input[1], _K_PERM), split_heads(av.input[1],
+                                                                                                      _Q_PERM)
+        if q is None or k is None or v is None:
+            continue
+        node = helper.make_node("MultiHeadAttention", [q[0].input[0], k[0].input[0], v[0].input[0]],
+                                [merged.output[0]], name=(merged.name or sm.name) + "/MultiHeadAttention",
+                                domain="com.microsoft", num_heads=num_heads, scale=float(np.float32(scale)))
+        fused.append((node, merged, [*q, *k, *v, qk, scaled, sm, av, back, merged]))
+    if not fused:
+        return 0
+    gone = {id(n) for _, _, old in fused for n in old}
+    at = {id(merged): node for node, merged, _ in fused}
+    kept = [at.get(id(n), n) for n in nodes if id(n) not in gone or id(n) in at]
+    # what only fed the removed nodes (the shape arithmetic of the Reshapes) is dead now
+    needed = outputs | {i for n in kept for i in n.input}
+    while True:
+        live = [n for n in kept if any(o in needed for o in n.output)]
+        if len(live) == len(kept):
+            break
+        kept = live
+        needed = outputs | {i for n in kept for i in n.input}
+    del graph.node[:]
+    graph.node.extend(kept)
+    used = {i for n in kept for i in n.input}
+    inits = [t for t in graph.initializer if t.name in used]
+    del graph.initializer[:]
+    graph.initializer.extend(inits)
+    if not any(o.domain == "com.microsoft" for o in model.opset_import):
+        model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
+    return len(fused)
