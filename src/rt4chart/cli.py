@@ -18,6 +18,7 @@ from typing import Any, Optional
 import click
 
 from . import __version__
+from ._fields import field_options
 from .errors import BackendError, ConfigError, InputError, MissingDependencyError, Rt4chartError
 
 EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE = 0, 1, 2
@@ -170,17 +171,13 @@ def _print_summary(summary: Any, console: Any) -> None:
 @click.option("--resume", is_flag=True, help="skip records already in OUTPUT and append the rest")
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "csv"]), default=None,
               help="input format (default: from the extension / content)")
-@click.option("--id-field", default="id", show_default=True)
-@click.option("--context-field", default="context", show_default=True)
-@click.option("--question-field", default="question", show_default=True)
-@click.option("--answer-field", default="answer", show_default=True)
+@field_options
 @click.option("--gate-accept", type=click.FloatRange(0.0, 1.0, max_open=True), default=None,
               help="accept this fraction of lowest-risk records with the RAGScope gate, without judging them")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar or summary")
 @judge_options
-def audit(input_path: str, output: Optional[str], resume: bool, fmt: Optional[str], id_field: str,
-          context_field: str, question_field: str, answer_field: str, gate_accept: Optional[float], quiet: bool,
-          **judge_kw: Any) -> None:
+def audit(input_path: str, output: Optional[str], resume: bool, fmt: Optional[str], fields: Any,
+          gate_accept: Optional[float], quiet: bool, **judge_kw: Any) -> None:
     """Audit every record of INPUT (JSONL, JSON array or CSV; - for stdin) and write one result per record.
 
     Each record needs id, context (string or list of strings), answer, and optionally question.
@@ -189,14 +186,13 @@ def audit(input_path: str, output: Optional[str], resume: bool, fmt: Optional[st
 
     from ._console import print_error
     from .batch import run_batch
-    from .io import FieldMap, read_rows, writes_over_input
+    from .io import read_rows, writes_over_input
 
     console = Console(stderr=True)
     if resume and not output:
         raise click.UsageError("--resume needs -o/--output")
     if writes_over_input(input_path, output):
         raise click.UsageError(f"-o/--output is the input file {input_path}: the results would overwrite it")
-    fields = FieldMap(id=id_field, context=context_field, question=question_field, answer=answer_field)
     try:
         auditor = build_auditor(**judge_kw)
         rows = list(read_rows(input_path, fmt))

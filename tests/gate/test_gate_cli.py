@@ -70,3 +70,20 @@ def test_triage_refuses_to_write_its_results_over_its_input(tmp_path):
     res = CliRunner().invoke(gate_cli.triage_group, ["route", str(path), "--gate", "z", "-o", str(path)])
     assert res.exit_code == 2 and "would overwrite it" in res.output
     assert path.read_text() == before
+
+
+def test_triage_reads_records_whose_fields_have_other_names(tmp_path):
+    names = {"id": "doc_id", "context": "passage", "question": "query", "answer": "response"}
+    renamed = _write(tmp_path, [{names[k]: v for k, v in r.items()} for r in RECORDS])
+    options = [opt for k, v in names.items() for opt in (f"--{k}-field", v)]
+    (tmp_path / "std").mkdir()
+    standard = CliRunner().invoke(gate_cli.triage_group, [str(_write(tmp_path / "std", RECORDS)), "--accept", "0.5"])
+    res = CliRunner().invoke(gate_cli.triage_group, [str(renamed), "--accept", "0.5", *options])
+    assert res.exit_code == 0, res.output
+    assert res.stdout == standard.stdout  # the same ids, risks and routes
+    # without the options, every record lacks its context: sent to verify, named by the id field it does have
+    res = CliRunner().invoke(gate_cli.triage_group, [str(renamed), "--accept", "0.5", "--id-field", "doc_id"])
+    assert res.exit_code == 1
+    rows = [json.loads(line) for line in res.stdout.splitlines()]
+    assert [r["id"] for r in rows] == ["copy", "half", "made", "same"]
+    assert all(r["route"] == "verify" and r["risk"] is None and "context" in r["error"] for r in rows)

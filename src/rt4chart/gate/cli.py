@@ -19,6 +19,7 @@ from typing import Any, Optional
 
 import click
 
+from .._fields import field_options
 from ..errors import InputError, Rt4chartError
 
 EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE = 0, 1, 2
@@ -60,8 +61,9 @@ def _load_gate(spec: str) -> Any:
               help="JSONL output file ('-' = stdout)")
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "csv"]), default=None,
               help="input format (default: from the file name or content)")
+@field_options
 def route_command(input_path: str, review: float, accept: float, gate_spec: str, output: str,
-                  fmt: Optional[str]) -> None:
+                  fmt: Optional[str], fields: Any) -> None:
     """Score INPUT records with the gate and write a risk and a route per record."""
     from ..io import read_rows, validate_record, writes_over_input
     from .routing import route
@@ -80,9 +82,9 @@ def route_command(input_path: str, review: float, accept: float, gate_spec: str,
         try:
             if row.error is not None:
                 raise row.error
-            rec = validate_record(row.data, row.index)
+            rec = validate_record(row.data, row.index, fields)
         except InputError as exc:
-            rid = row.data.get("id") if isinstance(row.data, dict) else None
+            rid = row.data.get(fields.id) if isinstance(row.data, dict) else None
             out.append({"id": rid if rid is not None else f"#{row.index}", "risk": None, "route": "verify",
                         "error": str(exc)})
         else:
