@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Per-answer latency of the trained offline judge vs the lexical judge, through the full RT4CHART pipeline.
 
-    python3 benchmarks/local_judge_speed.py [--records 300] [--threads 2]
+    python3 benchmarks/local_judge_speed.py [--records 300] [--threads 2] [--runs 3]
 
 Audits the same RAGTruth test records one at a time (W=25, O=10, global verification on, rule decomposer) with each
 judge and prints median / p95 / mean milliseconds per answer and the ratio to the lexical judge: the lexical judge,
 the local judge's trees alone (``semantic=False``) and the default local judge (trees, plus the MiniLM tagger and its
 tree pair at global verification). Records are spread over
 the three tasks; the lexical judge runs first, so the sentence-index caches both judges share are warm for neither
-(each record's context is indexed again for each judge: the caches hold the last 64 texts).
+(each record's context is indexed again for each judge: the caches hold the last 64 texts, so this holds from 64
+records up). ``--runs N`` repeats the three passes N times and reports each judge's median over the runs, with
+every run's median beside it: on a shared machine one run's median can be a few ms off.
 """
 
 from __future__ import annotations
@@ -64,28 +66,39 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--records", type=int, default=300)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--runs", type=int, default=1,
+                    help="repeat the whole measurement this many times (each judge's figures are then its median "
+                    "over the runs, each run's median listed beside it): single runs on a shared machine vary")
     ap.add_argument("--model-dir", type=Path, default=None, help="model folder (default: the packaged model)")
     args = ap.parse_args()
     if args.model_dir is None and not is_available():
         sys.exit("the local judge model is not installed (pass --model-dir to time a model elsewhere)")
+    if args.runs < 1:
+        sys.exit("--runs must be at least 1")
     records = pick(args.records)
-    rows = []
-    lexical = timed(Auditor(judge=LexicalJudge()), records)
-    trees = timed(Auditor(judge=LocalJudge(threads=args.threads, directory=args.model_dir, semantic=False)),
-                  records)
     full = LocalJudge(threads=args.threads, directory=args.model_dir)
-    local = timed(Auditor(judge=full), records)
-    timings = [("lexical", lexical), ("local, trees only (semantic=False)", trees)]
+    judges = [("lexical", Auditor(judge=LexicalJudge())),
+              ("local, trees only (semantic=False)",
+               Auditor(judge=LocalJudge(threads=args.threads, directory=args.model_dir, semantic=False)))]
     if full.semantic:
-        timings.append(("local (default: trees + MiniLM tagger at global verification)", local))
-    for name, xs in timings:
-        rows.append((name, statistics.median(xs), pct(xs, 0.95), statistics.mean(xs)))
-    print(f"{len(records)} RAGTruth test answers, one at a time, {args.threads} inference threads\n")
-    print("| judge | median ms | p95 ms | mean ms | median vs lexical |")
-    print("|---|---:|---:|---:|---:|")
-    base = rows[0][1]
-    for name, med, p95, mean in rows:
-        print(f"| {name} | {med:.1f} | {p95:.1f} | {mean:.1f} | {med / base:.1f}x |")
+        judges.append(("local (default: trees + MiniLM tagger at global verification)", Auditor(judge=full)))
+    runs: dict[str, list[tuple[float, float, float]]] = {name: [] for name, _ in judges}
+    for _ in range(args.runs):
+        for name, auditor in judges:  # the lexical judge first in each run: the ratios compare within a run
+            xs = timed(auditor, records)
+            runs[name].append((statistics.median(xs), pct(xs, 0.95), statistics.mean(xs)))
+    print(f"{len(records)} RAGTruth test answers, one at a time, {args.threads} inference threads"
+          + (f", {args.runs} runs (medians over the runs)" if args.runs > 1 else "") + "\n")
+    print("| judge | median ms | p95 ms | mean ms | median vs lexical |" + (" medians per run |" if args.runs > 1
+                                                                             else ""))
+    print("|---|---:|---:|---:|---:|" + ("---|" if args.runs > 1 else ""))
+    base = [r[0] for r in runs["lexical"]]
+    for name, _ in judges:
+        rs = runs[name]
+        ratio = statistics.median(r[0] / b for r, b in zip(rs, base))
+        row = (f"| {name} | {statistics.median(r[0] for r in rs):.1f} | {statistics.median(r[1] for r in rs):.1f} | "
+               f"{statistics.median(r[2] for r in rs):.1f} | {ratio:.1f}x |")
+        print(row + (f" {', '.join(f'{r[0]:.1f}' for r in rs)} |" if args.runs > 1 else ""))
 
 
 if __name__ == "__main__":
