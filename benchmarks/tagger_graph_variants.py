@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from rt4chart.judges.local import model_dir  # noqa: E402
 from rt4chart.judges.tagger import TAGGER_MODEL  # noqa: E402
-from tagger_graph import fuse_attention  # noqa: E402
+from tagger_graph import fuse_file, quantize, quantize_as_shipped  # noqa: E402
 
 
 def session(model, threads: int):
@@ -107,7 +107,6 @@ def shallow(layers: int, folder: Path) -> Path:
     """An export of the base model cut to its bottom ``layers`` layers, with an untrained token head, built as the
     shipped tagger is: its cost per pass is that of a tagger trained with ``--layers`` (the weights do not change
     the arithmetic)."""
-    import onnx
     import torch
     from train_local_tagger import build_model, onnx_export
 
@@ -115,19 +114,9 @@ def shallow(layers: int, folder: Path) -> Path:
     x = torch.ones(1, 64, dtype=torch.long)
     fp32, int8 = folder / f"l{layers}-fp32.onnx", folder / f"l{layers}.onnx"
     onnx_export(model, torch, (x, torch.zeros_like(x)), fp32)
-    graph = onnx.load(str(fp32))
-    fuse_attention(graph, model.config.num_attention_heads)
-    onnx.save(graph, str(fp32))
-    quantize(fp32, int8, per_channel=True)
+    fuse_file(fp32, fp32, model.config.num_attention_heads)
+    quantize_as_shipped(fp32, int8)
     return int8
-
-
-def quantize(src: Path, dst: Path, **kw) -> None:
-    import onnx
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-
-    kw.setdefault("weight_type", QuantType.QInt8)
-    quantize_dynamic(str(src), str(dst), extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT}, **kw)
 
 
 def main() -> None:
@@ -153,9 +142,7 @@ def main() -> None:
         quantize(args.fp32, t / "pt.onnx")
         quantize(args.fp32, t / "pc.onnx", per_channel=True)
         quantize(args.fp32, t / "u8.onnx", weight_type=QuantType.QUInt8)
-        graph = onnx.load(str(args.fp32))
-        fuse_attention(graph, 12)
-        onnx.save(graph, str(t / "fused.onnx"))
+        fuse_file(args.fp32, t / "fused.onnx", 12)
         quantize(t / "fused.onnx", t / "fused-pt.onnx")
         opt = optimizer.optimize_model(str(args.fp32), model_type="bert", num_heads=12, hidden_size=384,
                                        opt_level=0, use_gpu=False)

@@ -343,12 +343,10 @@ def onnx_export(model, torch, sample, path: Path) -> None:
 
 
 def export(args, cache: Path) -> Path:
-    import onnx
     import onnxruntime as ort
     import torch
-    from onnxruntime.quantization import QuantType, quantize_dynamic
     from safetensors.torch import load_file
-    from tagger_graph import fuse_attention
+    from tagger_graph import fuse_file, quantize_as_shipped
 
     model = build_model(args, torch, attention="eager")
     model.load_state_dict({k: v.float() for k, v in load_file(
@@ -368,14 +366,12 @@ def export(args, cache: Path) -> Path:
         got = check.run(None, {"input_ids": x[0], "token_type_ids": x[1]})[0]
         if np.abs(got - ref).max() > 1e-3:
             raise SystemExit(f"ONNX export differs from PyTorch by {np.abs(got - ref).max():.3g} on answer {i}")
-    # one MultiHeadAttention node per layer in place of the attention's plain ops, checked against the plain graph;
-    # then int8 weights per output channel (per tensor, the int8 logits were 2.4 times further from fp32's)
+    # one MultiHeadAttention node per layer in place of the attention's plain ops, checked against the plain graph,
+    # then quantized as the shipped tagger is
     fused = Path(args.cache_dir) / "tagger-fp32-fused.onnx"
-    graph = onnx.load(str(fp32))
-    layers = fuse_attention(graph, model.config.num_attention_heads)
+    layers = fuse_file(fp32, fused, model.config.num_attention_heads)
     if layers != model.config.num_hidden_layers:
         raise SystemExit(f"fused the attention of {layers} layers out of {model.config.num_hidden_layers}")
-    onnx.save(graph, str(fused))
     fused_check = ort.InferenceSession(str(fused), providers=["CPUExecutionProvider"])
     for i in va[1:6]:
         x = {"input_ids": ids[i][None].astype(np.int64), "token_type_ids": types[i][None].astype(np.int64)}
@@ -385,8 +381,7 @@ def export(args, cache: Path) -> Path:
     out = Path(args.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     target = out / "local_tagger.onnx"
-    quantize_dynamic(str(fused), str(target), weight_type=QuantType.QInt8, per_channel=True,
-                     extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})  # types of the fused node's output
+    quantize_as_shipped(fused, target)
     import shutil
 
     shutil.copy(base_model_dir() / "tokenizer.json", out / "local_tagger_tokenizer.json")
