@@ -12,8 +12,11 @@ A claim is hallucinated when that probability reaches ``threshold`` (from the mo
 overrides). It is then ``contradicted`` when the lexical checks found a conflicting number or negation in the
 evidence (that sentence is the evidence), else ``baseless``; its ``Judgment.spans`` are its words whose word
 probability reaches ``word_threshold`` (its likeliest word when none does), so answer spans are narrower than the
-claim. An ``entailed`` claim's evidence is the sentences that best cover its content words; a claim with nothing
-checkable (a meta sentence, a restated question) gets none, which the auditor reports as ``unverified``.
+claim. A claim that copies an evidence sentence with another name in one place ("... is in London" against "... is
+in Paris", ``rt4chart.text.lexical.name_swap``) is ``contradicted`` whatever the model says, that name its span:
+RAGTruth has almost no such swaps, so the models never learned them. An ``entailed`` claim's evidence is the
+sentences that best cover its content words; a claim with nothing checkable (a meta sentence, a restated question)
+gets none, which the auditor reports as ``unverified``.
 
 **Semantic stage** (global verification only; ``semantic=False`` or ``--no-tagger`` turns it off). Unless the
 trees alone find every claim clearly supported (``SKIP_TAGGER_BELOW``), the MiniLM token tagger of
@@ -40,6 +43,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ..errors import ConfigError, MissingDependencyError
+from ..text.lexical import name_swap
 from ..types import Claim, Judgment, Label, Span, Stage
 from . import features as F
 from . import tagger as T
@@ -312,6 +316,7 @@ class LocalJudge:
         threshold, word_threshold = self._cuts[tagged]
         out = []
         sentences = F.sentences_of(evidence)
+        texts = [s.text for s in sentences]
         for claim, rows_i, wp, q, forced in zip(claims, rows, word_p, claim_p, by_rule):
             a = rows_i.assessment
             q = float(q)
@@ -328,6 +333,14 @@ class LocalJudge:
                                                      if p >= word_threshold))[:8])
             if forced:
                 q = max(q, threshold)  # a number swap or negation flip: flagged, the score agrees
+            swap = None if forced else name_swap(claim.text, texts)
+            if swap is not None:  # another name in an otherwise copied sentence: flagged, whatever the model says
+                q = max(q, threshold)
+                out.append(Judgment(label=Label.CONTRADICTED, evidence=(texts[swap.sentence],), score=round(q, 4),
+                                    spans=(Span(start=swap.start, end=swap.end),), prompt_version=version,
+                                    reason=f"P(hallucinated)={q:.2f}: the claim has {swap.claim_name!r} where an "
+                                    f"evidence sentence that otherwise matches it has {swap.evidence_name!r}"))
+                continue
             if q >= threshold:
                 spans = tuple(Span(start=s, end=e) for s, e in merge_words(
                     [(s, e, float(p)) for (s, e), p in zip(rows_i.spans, wp)], word_threshold))

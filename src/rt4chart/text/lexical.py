@@ -6,8 +6,12 @@ thing everywhere.
 
 from __future__ import annotations
 
+import difflib
 import re
+import unicodedata
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import Optional, Sequence
 
 STOPWORDS = frozenset(
     """
@@ -101,3 +105,115 @@ def capitalised_names(text: str) -> set[str]:
         if word not in STOPWORDS:
             names.add(word)
     return names
+
+
+# -- name swaps ---------------------------------------------------------------------------------------------------
+_NAME_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")  # Unicode letters: "Zürich" is one word
+#: a swap must leave the claim's other content words at least this well covered by the evidence sentence
+NAME_SWAP_COVER = 0.8
+_NAME_RUN = 3  # names of at most this many words
+
+
+@dataclass(frozen=True)
+class NameSwap:
+    """A claim that copies an evidence sentence with another name in one place: ``claim_name`` (at
+    ``start:end`` of the claim) stands where evidence sentence ``sentence`` has ``evidence_name``."""
+
+    start: int
+    end: int
+    claim_name: str
+    evidence_name: str
+    sentence: int
+
+
+def _name_words(text: str) -> list[tuple[str, int, int]]:
+    """Words with their character spans; a possessive "'s" is left out of the word (not of the text)."""
+    out = []
+    for m in _NAME_WORD.finditer(text.replace("\u2019", "'")):
+        w, end = m.group(), m.end()
+        if w.lower().endswith("'s"):
+            w, end = w[:-2], end - 2
+        out.append((w, m.start(), end))
+    return out
+
+
+def _is_name(word: str) -> bool:
+    return len(word) >= 3 and word[0].isupper() and not word.isupper() and word.lower() not in STOPWORDS
+
+
+def _plain(word: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(c))
+
+
+def _abbreviates(short: str, long: str) -> bool:
+    """"nov" of "november", "bldg" of "building": the same first letter, then the short word's letters in order."""
+    rest = iter(long)
+    return short[:1] == long[:1] and all(c in rest for c in short)
+
+
+def _variant(a: Sequence[str], b: Sequence[str]) -> bool:
+    """Two spellings or forms of one name rather than two names: Jan/January, Defence/Defense, Salad/Salads,
+    Café/Cafe, Rhas/Rahas."""
+    a, b = [_plain(x) for x in a], [_plain(x) for x in b]
+    if any(x[:3] == y[:3] or _abbreviates(x, y) or _abbreviates(y, x) for x in a for y in b):
+        return True
+    return difflib.SequenceMatcher(None, " ".join(a), " ".join(b)).ratio() >= 0.75
+
+
+def _runs(words: Sequence[str], absent_from: "set[str] | frozenset[str]") -> list[tuple[int, int]]:
+    """Maximal runs ``[i, j)`` (not at the start, at most ``_NAME_RUN`` words) of names absent from the other text."""
+    out, i = [], 1
+    while i < len(words):
+        if _is_name(words[i]) and words[i].lower() not in absent_from:
+            j = i + 1
+            while j < len(words) and _is_name(words[j]) and words[j].lower() not in absent_from:
+                j += 1
+            if j - i <= _NAME_RUN:
+                out.append((i, j))
+            i = j
+        else:
+            i += 1
+    return out
+
+
+@lru_cache(maxsize=16)
+def _sentence_words(sentences: tuple[str, ...]) -> tuple[list[list[str]], list[set[str]], frozenset[str]]:
+    words = [[w for w, _, _ in _name_words(s)] for s in sentences]
+    lower = [{w.lower() for w in ws} for ws in words]
+    return words, lower, frozenset().union(*lower) if lower else frozenset()
+
+
+def name_swap(claim: str, sentences: Sequence[str]) -> Optional[NameSwap]:
+    """The first name swap of ``claim`` against the evidence ``sentences``, or None.
+
+    A swap: a run of capitalised words of the claim (not its first word), found nowhere in the evidence, between
+    the same two neighbouring words (or the same word and the end) as a run of capitalised words of one evidence
+    sentence that the claim does not have, that sentence covering at least ``NAME_SWAP_COVER`` of the claim's other
+    content words, and the two runs not being spellings of one name ("The Eiffel Tower is in London" against "The
+    Eiffel Tower is in Paris"). A sentence-initial capital says nothing, and a paraphrase rarely keeps both
+    neighbours of a name while changing the name: this fired on 2 of the 127,769 claims of RAGTruth train outside
+    the validation slice (one a gold hallucination, the other a misspelt name, "Horze" for "Howrse")."""
+    cw = _name_words(claim)
+    if len(cw) < 2:
+        return None
+    words, lower, everywhere = _sentence_words(tuple(sentences))
+    cl = [w.lower() for w, _, _ in cw]
+    runs = _runs([w for w, _, _ in cw], everywhere)
+    if not runs:
+        return None
+    claim_words = set(cl)
+    for i, j in runs:
+        prev, nxt = cl[i - 1], cl[j] if j < len(cl) else None
+        rest = {w for k, w in enumerate(cl) if not i <= k < j and w not in STOPWORDS}
+        if not rest:
+            continue
+        for si, (ws, wl) in enumerate(zip(words, lower)):
+            if prev not in wl or len(rest & wl) < NAME_SWAP_COVER * len(rest):
+                continue
+            low = [w.lower() for w in ws]
+            for a, b in _runs(ws, claim_words):
+                after = low[b] if b < len(low) else None
+                if low[a - 1] == prev and after == nxt and not _variant(cl[i:j], low[a:b]):
+                    return NameSwap(start=cw[i][1], end=cw[j - 1][2], claim_name=claim[cw[i][1]:cw[j - 1][2]],
+                                    evidence_name=" ".join(ws[a:b]), sentence=si)
+    return None
