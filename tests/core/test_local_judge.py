@@ -159,16 +159,19 @@ def test_rules_flag_clear_cases_the_model_never_learned():
     assert fine.label == Label.ENTAILED
 
 
-def test_a_name_swapped_into_a_copied_sentence_is_contradicted_with_that_sentence():
+def test_a_sentence_copied_but_for_one_edit_is_contradicted_with_that_sentence():
     judge = local.LocalJudge(threshold=0.99)  # the model alone calls all of these entailed at this threshold
-    ctx = ("The Eiffel Tower is in Paris. It was completed in 1889. "
-           "Marie Curie won the Nobel Prize in Physics in 1903 with Pierre Curie.")
+    ctx = ("The Eiffel Tower is in Paris. About seven million people visit it every year. "
+           "Visitors can climb the stairs or take a lift to the top.")
     claims = [_claim("The Eiffel Tower is in London."),
-              _claim("Marie Curie won the Nobel Prize in Chemistry in 1903.", 1),
-              _claim("The Eiffel Tower is in Paris.", 2)]
-    london, chemistry, paris = asyncio.run(judge.judge(claims, ctx, question=None, stage="global"))
+              _claim("About seventy million people visit it every year.", 1),
+              _claim("Visitors cannot take a lift to the top.", 2),
+              _claim("The Eiffel Tower is in Paris.", 3)]
+    london, seventy, cannot, paris = asyncio.run(judge.judge(claims, ctx, question=None, stage="global"))
     assert london.label == Label.CONTRADICTED and london.evidence == ("The Eiffel Tower is in Paris.",)
     assert london.spans == (Span(start=23, end=29),) and "'London'" in london.reason and "'Paris'" in london.reason
     assert london.score >= 0.99  # raised to the threshold, so that the score agrees with the label
-    assert chemistry.label == Label.CONTRADICTED and "Physics" in chemistry.evidence[0]
+    assert seventy.label == Label.CONTRADICTED and "seven million" in seventy.evidence[0]
+    assert cannot.label == Label.CONTRADICTED and cannot.spans == (Span(start=9, end=15),)
+    assert "negates" in cannot.reason and "Visitors can climb" in cannot.evidence[0]
     assert paris.label == Label.ENTAILED

@@ -12,9 +12,10 @@ A claim is hallucinated when that probability reaches ``threshold`` (from the mo
 overrides). It is then ``contradicted`` when the lexical checks found a conflicting number or negation in the
 evidence (that sentence is the evidence), else ``baseless``; its ``Judgment.spans`` are its words whose word
 probability reaches ``word_threshold`` (its likeliest word when none does), so answer spans are narrower than the
-claim. A claim that copies an evidence sentence with another name in one place ("... is in London" against "... is
-in Paris", ``rt4chart.text.lexical.name_swap``) is ``contradicted`` whatever the model says, that name its span:
-RAGTruth has almost no such swaps, so the models never learned them. An ``entailed`` claim's evidence is the
+claim. A claim that copies an evidence sentence but for one edit (another name or number in one place, "... is in
+London" against "... is in Paris"; a negation the sentence does not have; ``rt4chart.text.lexical.one_edit``) is
+``contradicted`` whatever the model says, the edited words its span: RAGTruth has almost no such edits, so the
+models never learned them. An ``entailed`` claim's evidence is the
 sentences that best cover its content words; a claim with nothing checkable (a meta sentence, a restated question)
 gets none, which the auditor reports as ``unverified``.
 
@@ -43,7 +44,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ..errors import ConfigError, MissingDependencyError
-from ..text.lexical import name_swap
+from ..text.lexical import one_edit
 from ..types import Claim, Judgment, Label, Span, Stage
 from . import features as F
 from . import tagger as T
@@ -333,13 +334,15 @@ class LocalJudge:
                                                      if p >= word_threshold))[:8])
             if forced:
                 q = max(q, threshold)  # a number swap or negation flip: flagged, the score agrees
-            swap = None if forced else name_swap(claim.text, texts)
-            if swap is not None:  # another name in an otherwise copied sentence: flagged, whatever the model says
+            edit = None if forced else one_edit(claim.text, texts)
+            if edit is not None:  # an evidence sentence copied but for one edit: flagged, whatever the model says
                 q = max(q, threshold)
-                out.append(Judgment(label=Label.CONTRADICTED, evidence=(texts[swap.sentence],), score=round(q, 4),
-                                    spans=(Span(start=swap.start, end=swap.end),), prompt_version=version,
-                                    reason=f"P(hallucinated)={q:.2f}: the claim has {swap.claim_name!r} where an "
-                                    f"evidence sentence that otherwise matches it has {swap.evidence_name!r}"))
+                what = f"the claim has {edit.claim_text!r} where an evidence sentence that otherwise matches it has " \
+                    f"{edit.evidence_text!r}" if edit.kind != "negation" else \
+                    f"the claim negates what an evidence sentence states: {edit.evidence_text!r}"
+                out.append(Judgment(label=Label.CONTRADICTED, evidence=(texts[edit.sentence],), score=round(q, 4),
+                                    spans=(Span(start=edit.start, end=edit.end),), prompt_version=version,
+                                    reason=f"P(hallucinated)={q:.2f}: {what}"))
                 continue
             if q >= threshold:
                 spans = tuple(Span(start=s, end=e) for s, e in merge_words(

@@ -1,0 +1,65 @@
+"""One-edit copies (rt4chart.text.lexical.one_edit): an evidence sentence copied with another name or number word in
+one place, or with a negation it does not have."""
+
+from __future__ import annotations
+
+import pytest
+
+from rt4chart.text.lexical import one_edit
+from rt4chart.text.segment import split_sentences
+
+TOWER = ("The Eiffel Tower is in Paris. It was completed in 1889 and is 330 metres tall. About seven million people "
+         "visit it every year. Visitors can climb the stairs or take a lift to the top.")
+PRIZE = "Marie Curie won the Nobel Prize in Physics in 1903 with Pierre Curie and Henri Becquerel."
+FIRM = "The company reported revenue of $5.1 billion. The CEO is Jane Smith of Zürich."
+
+
+def edit(claim, context):
+    return one_edit(claim, [s.text for s in split_sentences(context)])
+
+
+@pytest.mark.parametrize("claim, context, kind, mine, theirs, sentence", [
+    ("The Eiffel Tower is in London.", TOWER, "name", "London", "Paris", 0),
+    ("Marie Curie won the Nobel Prize in Chemistry in 1903.", PRIZE, "name", "Chemistry", "Physics", 0),
+    ("The CEO is John Smith of Zürich.", FIRM, "name", "John", "Jane", 1),
+    ("The CEO is Jane Smith of Basel.", FIRM, "name", "Basel", "Zürich", 1),
+    ("The Eiffel Tower is in New York.", TOWER, "name", "New York", "Paris", 0),
+    ("About seventy million people visit it every year.", TOWER, "number", "seventy", "seven", 2),
+    ("Visitors cannot take a lift to the top.", TOWER, "negation", "cannot", "take a lift to the top", 3),
+    ("Visitors can't take a lift to the top.", TOWER, "negation", "can't", "take a lift to the top", 3),
+    ("Visitors do not take a lift to the top.", TOWER, "negation", "not", "take a lift to the top", 3),
+])
+def test_one_edit_is_found_with_its_span_and_sentence(claim, context, kind, mine, theirs, sentence):
+    e = edit(claim, context)
+    assert e is not None and e.kind == kind and e.claim_text == mine and claim[e.start:e.end] == mine
+    assert e.evidence_text == theirs and e.sentence == sentence
+
+
+@pytest.mark.parametrize("claim, context", [
+    ("The Eiffel Tower is in Paris.", TOWER),  # the same name
+    ("The Eiffel Tower’s home is in Paris.", TOWER),
+    ("Marie Curie won the Nobel Prize in Physics in 1903 with Albert Einstein.", PRIZE),  # an added name
+    ("The CEO is Janet Smith of Zürich.", FIRM),  # a spelling of the same name, not another
+    ("The CEO is Jane Smith of Zurich.", FIRM),
+    ("London has the Eiffel Tower in Paris.", TOWER),  # a sentence-initial capital says nothing
+    ("The tower that Gustave Eiffel built is in London.", TOWER),  # too little of the sentence copied
+    ("Revenue was reported in Q3 by the Board.", FIRM),
+    ("About 7 million people visit it every year.", TOWER),  # the same number, in digits
+    ("About seven million people visit it every year.", TOWER),
+    ("Visitors can take a lift to the top.", TOWER),
+    ("can not take a lift to the top.", TOWER),  # no subject: a fragment cut from a longer sentence
+    ("Visitors cannot take a lift.", TOWER),  # too little copied after the negation
+    ("Visitors can climb without the stairs or take a lift to the top.", TOWER),  # "without" negates a noun
+])
+def test_no_edit_without_another_name_number_or_negation_in_the_same_place(claim, context):
+    assert edit(claim, context) is None
+
+
+def test_variants_and_negations_the_evidence_writes_its_own_way_are_not_edits():
+    ctx = ("Play begins on Friday, Nov 3. The lab is run by the Defense Department. "
+           "Tensions exist, though they are hardly limited to the two cities. "
+           "Very important, you didnt allow resize the downloaded photo for the printer.")
+    assert edit("Play begins on Friday, November 3.", ctx) is None
+    assert edit("The lab is run by the Defence Department.", ctx) is None
+    assert edit("Tensions exist, though they are not limited to the two cities.", ctx) is None
+    assert edit("Important: you should not resize the downloaded photo for the printer.", ctx) is None
