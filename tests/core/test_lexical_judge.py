@@ -102,6 +102,18 @@ def test_negation_flip_on_a_full_match_is_contradicted():
     assert judge("Photography with flash is permitted inside the galleries.", negation=None).label == E
 
 
+def test_a_sentence_copied_but_for_one_edit_is_contradicted_with_the_edit_as_span():
+    claim = "The museum was founded in 1921 by Ada Lovelace."
+    j = judge(claim)  # another name where the sentence has "Hollis": not merely a name missing from the evidence
+    assert j.label == C and j.evidence == ("The museum was founded in 1921 by Ada Hollis.",)
+    assert [claim[s.start:s.end] for s in j.spans] == ["Lovelace"] and "'Hollis'" in j.reason
+    claim = "The Hollis Museum is not open from Tuesday to Sunday."
+    j = judge(claim)  # the sentence says more (the hours), so the both-ways negation check does not match it
+    assert j.label == C and j.evidence[0].startswith("The Hollis Museum is open") and "negates" in j.reason
+    assert claim[j.spans[0].start:j.spans[0].end] == "not"
+    assert judge("The museum was founded in 1921 by Ada Hollis.").label == E
+
+
 def test_not_only_is_not_a_negation():
     ctx = "The festival features jazz concerts and food stalls from local farms."
     assert judge("The festival features not only jazz concerts but also food stalls.", ctx).label == E

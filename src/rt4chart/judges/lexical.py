@@ -10,7 +10,9 @@ claims that combine facts or a record's fields) and decides, in this order:
   flag the answer (DESIGN.md "Contracts") and is never turned into entailed;
 - **contradicted** when the claim states a number (clock times, fractions and ordinals normalised) found nowhere in
   the evidence and the best-matching number-stating sentence covers >= ``match`` of its content words, or when a
-  sentence of opposite negation polarity matches it both ways (coverage >= ``negation``); evidence = that sentence;
+  sentence of opposite negation polarity matches it both ways (coverage >= ``negation``); evidence = that sentence.
+  Also when it copies an evidence sentence but for one edit, another name or number word in one place or a negation
+  the sentence does not have (``rt4chart.text.lexical.one_edit``), whatever the rules below would say;
 - **baseless** when the claim states numbers, or capitalised names, that occur nowhere in the evidence text (nor,
   for names, in the question), or when the weighted coverage stays below ``support``;
 - **entailed** otherwise; evidence = the matching sentence(s).
@@ -31,10 +33,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional, Sequence
 
-from ..text.lexical import capitalised_names, content_word_map, has_negation, stem
+from ..text.lexical import capitalised_names, content_word_map, has_negation, one_edit, stem
 from ..text.segment import split_sentences
 from ..errors import ConfigError
-from ..types import Claim, Judgment, Label, Stage
+from ..types import Claim, Judgment, Label, Span, Stage
 
 # -- private tokenisation ---------------------------------------------------------------------------------------
 # The trained local judge's features (``judges/features.py``) call ``_assess``, ``_index``, ``_words`` and ``_rule``:
@@ -362,7 +364,14 @@ class LexicalJudge:
 
     def judge_one(self, claim: str, evidence: str, *, question: Optional[str] = None) -> Judgment:
         """Judge one claim against ``evidence`` (the question only tells which words restate it)."""
-        return self._decide(_assess(claim, evidence, question, self.max_sentences), evidence)
+        judgment = self._decide(_assess(claim, evidence, question, self.max_sentences), evidence)
+        if judgment.label in (Label.ENTAILED, Label.BASELESS):
+            sentences = [s.text for s in _index(evidence).sentences]
+            edit = one_edit(claim, sentences)
+            if edit is not None:
+                return Judgment(label=Label.CONTRADICTED, evidence=(sentences[edit.sentence],), score=1.0,
+                                spans=(Span(start=edit.start, end=edit.end),), reason=edit.describe())
+        return judgment
 
     def _rule(self, a: _Assessment) -> str:
         """Which rule decides ``a`` under this judge's thresholds (the tuning script calls this directly)."""

@@ -337,12 +337,9 @@ class LocalJudge:
             edit = None if forced else one_edit(claim.text, texts)
             if edit is not None:  # an evidence sentence copied but for one edit: flagged, whatever the model says
                 q = max(q, threshold)
-                what = f"the claim has {edit.claim_text!r} where an evidence sentence that otherwise matches it has " \
-                    f"{edit.evidence_text!r}" if edit.kind != "negation" else \
-                    f"the claim negates what an evidence sentence states: {edit.evidence_text!r}"
                 out.append(Judgment(label=Label.CONTRADICTED, evidence=(texts[edit.sentence],), score=round(q, 4),
                                     spans=(Span(start=edit.start, end=edit.end),), prompt_version=version,
-                                    reason=f"P(hallucinated)={q:.2f}: {what}"))
+                                    reason=f"P(hallucinated)={q:.2f}: {edit.describe()}"))
                 continue
             if q >= threshold:
                 spans = tuple(Span(start=s, end=e) for s, e in merge_words(

@@ -136,6 +136,13 @@ class Edit:
     evidence_text: str
     sentence: int
 
+    def describe(self) -> str:
+        """The edit in words, for a judgment's reason."""
+        if self.kind == "negation":
+            return f"the claim negates what an evidence sentence states: {self.evidence_text!r}"
+        return (f"the claim has {self.claim_text!r} where an evidence sentence that otherwise matches it has "
+                f"{self.evidence_text!r}")
+
 
 def _edit_words(text: str) -> list[tuple[str, int, int]]:
     """Words with their character spans; a possessive "'s" is left out of the word (not of the text)."""
