@@ -121,6 +121,21 @@ def test_no_tagger_option_keeps_the_trees_alone():
     assert make_judge("local", no_tagger=True, threshold=0.3)[0].threshold == 0.3
 
 
+def test_the_tagger_loads_on_first_use_and_never_for_the_trees_alone(monkeypatch):
+    models = local._Models(local.model_dir(), 1)
+    monkeypatch.setattr(local, "_load", lambda directory, threads: models)
+    assert models.has_tagger and models._tagger is None
+    claims = [Claim(index=0, text="Zebras migrate through Kenyan savannas.", sentence_index=0,
+                    answer_spans=(Span(start=0, end=39),))]
+    ctx = "The museum opens at ten."  # a claim with no word in the evidence: the tagger is never skipped for it
+    trees = local.LocalJudge(semantic=False)
+    assert not trees.semantic and trees.threshold == models.card["threshold"]
+    asyncio.run(trees.judge(claims, ctx, question=None, stage="global"))
+    assert models._tagger is None
+    judged = asyncio.run(local.LocalJudge().judge(claims, ctx, question=None, stage="global"))
+    assert models._tagger is not None and "+tagger@" in judged[0].prompt_version
+
+
 def test_threads_size_the_taggers_pool_and_the_trees_keep_one_thread():
     # two spinning pools on a 2-core machine slowed every tagger call by a third
     models = local.LocalJudge(threads=2)._models

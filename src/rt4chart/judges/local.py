@@ -165,8 +165,12 @@ class _Models:
             return ort.InferenceSession(str(directory / name), opts, providers=["CPUExecutionProvider"])
 
         self.words, self.claims = session(WORD_MODEL), session(CLAIM_MODEL)
-        # the semantic stage, when its files (and the tokenizers package) are present
-        self.tagger: Optional[T.Tagger] = None
+        # the semantic stage, when its files (and the tokenizers package) are present; the tagger itself loads on
+        # first use (``tagger``)
+        self.has_tagger = False
+        self._tagger: Optional[T.Tagger] = None
+        self._tagger_args = (directory, threads)
+        self._tagger_lock = threading.Lock()
         self.tagger_card: dict[str, Any] = {}
         self.words_t = self.claims_t = None
         if all((directory / f).exists() for f in (TAGGER_CARD, WORD_MODEL_T, CLAIM_MODEL_T)) \
@@ -178,8 +182,19 @@ class _Models:
                 raise ConfigError(f"the local judge's semantic stage in {directory} was trained on feature version "
                                   f"{trees.get('feature_version')}, this rt4chart computes version {F.VERSION}; "
                                   "retrain it with scripts/train_local_judge.py --semantic")
-            self.tagger = T.Tagger(directory, threads)
+            self.has_tagger = True
             self.words_t, self.claims_t = session(WORD_MODEL_T), session(CLAIM_MODEL_T)
+
+    @property
+    def tagger(self) -> Optional[T.Tagger]:
+        """The tagger (None when not installed), loaded on first use: about 0.25 s and 70 MB that the trees alone
+        (``--no-tagger``) never pay."""
+        if not self.has_tagger:
+            return None
+        with self._tagger_lock:
+            if self._tagger is None:
+                self._tagger = T.Tagger(*self._tagger_args)
+        return self._tagger
 
     @staticmethod
     def _run(session: Any, x: np.ndarray) -> np.ndarray:
@@ -228,7 +243,7 @@ class LocalJudge:
         self._models = _load(str(d), threads)
         card = self._models.card
         #: the semantic stage (the tagger) runs at global verification when its model is present
-        self.semantic = semantic and self._models.tagger is not None
+        self.semantic = semantic and self._models.has_tagger
         tcard = self._models.tagger_card if self.semantic else {}
         # thresholds: (claim, word) for claims the trees decide alone, and for claims the tagger also read; the
         # threshold and word_threshold arguments (--threshold) override both
@@ -267,7 +282,7 @@ class LocalJudge:
         if "trees" not in memo:
             memo["trees"] = self._models.predict(rows)
         word_p, claim_p, by_rule = memo["trees"]
-        if not (semantic and self._models.tagger and rows):
+        if not (semantic and self._models.has_tagger and rows):
             return rows, word_p, claim_p, by_rule, False
         if claim_p.max() < SKIP_TAGGER_BELOW and not by_rule.any():
             return rows, word_p, claim_p, by_rule, False
