@@ -97,6 +97,23 @@ def test_the_semantic_stage_ships_and_runs_at_global_verification_only():
     assert q.max() < local.SKIP_TAGGER_BELOW and not tagged
 
 
+def test_a_short_answer_with_an_unmatched_word_is_read_by_the_tagger():
+    judge = local.LocalJudge()
+    ctx = ("The Eiffel Tower is a wrought-iron lattice tower in Paris, France. It was designed by the engineering "
+           "company of Gustave Eiffel and completed in 1889 for the World's Fair. The tower is 330 metres tall and was "
+           "the tallest man-made structure in the world until 1930. About seven million people visit it every year.")
+    wood = [_claim("The Eiffel Tower is made of wood.")]
+    _, _, trees, _, _ = judge.score(wood, ctx, None, semantic=False)
+    _, _, q, _, tagged = judge.score(wood, ctx, None, semantic=True)
+    assert trees.max() < local.SKIP_TAGGER_BELOW and tagged  # the trees alone would have let it skip the tagger
+    # in a longer answer the trees decide such a claim, as before
+    longer = [*wood, _claim("It was completed in 1889 for the World's Fair.", 1),
+              _claim("The tower is 330 metres tall.", 2)]
+    assert local.SHORT_ANSWER_CLAIMS < len(longer)
+    _, _, q, _, tagged = judge.score(longer, ctx, None, semantic=True)
+    assert q.max() < local.SKIP_TAGGER_BELOW and not tagged
+
+
 def test_a_semantic_stage_of_another_feature_version_is_refused_and_a_missing_one_is_skipped(tmp_path):
     for name in (local.WORD_MODEL, local.CLAIM_MODEL, local.CARD):
         shutil.copy(local.model_dir() / name, tmp_path / name)
