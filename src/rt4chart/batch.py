@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Union
 
 from .audit.auditor import Auditor
 from .errors import InputError
-from .io import FieldMap, Row, _has_bad_utf8, validate_record
+from .io import FieldMap, Row, checked_rows
 from .types import AuditResult, Label, RecordError
 
 
@@ -109,29 +109,6 @@ def completed_keys(out_path: Path) -> tuple[set[str], int]:
     return keys, errors
 
 
-def _prepare(rows: Iterable[Row], fields: FieldMap) -> Iterator[tuple[int, Union[dict, InputError], Any]]:
-    """Validate rows; duplicate ids become errors for the later occurrence."""
-    seen: set[str] = set()
-    for row in rows:
-        if row.error is not None:
-            yield row.index, row.error, None
-            continue
-        try:
-            rec = validate_record(row.data, row.index, fields)
-        except InputError as exc:
-            rid = row.data.get(fields.id) if isinstance(row.data, dict) else None
-            usable = isinstance(rid, int) and not isinstance(rid, bool) or isinstance(rid, str) and not _has_bad_utf8(rid)
-            rid = rid if usable else None  # an unusable id is not echoed: the row is named by its position
-            yield row.index, exc, rid
-            continue
-        key = str(rec["id"])
-        if key in seen:
-            yield row.index, InputError("duplicate id", record=rec["id"], field=fields.id), rec["id"]
-            continue
-        seen.add(key)
-        yield row.index, rec, rec["id"]
-
-
 async def run_batch_async(
     rows: Iterable[Row],
     auditor: Auditor,
@@ -165,7 +142,7 @@ async def run_batch_async(
     next_pos = 0
 
     def todo() -> Iterator[tuple[int, Union[dict, InputError]]]:
-        for index, rec, rid in _prepare(rows, fields):
+        for index, rec, rid in checked_rows(rows, fields):
             if row_key(index, rid, error=isinstance(rec, InputError)) in done:
                 summary.skipped += 1
                 continue

@@ -220,20 +220,14 @@ def audit(input_path: str, output: Optional[str], resume: bool, fmt: Optional[st
 def _gate_routing(rows: list, fraction: float, fields: Any, console: Any) -> dict[int, tuple[float, bool]]:
     """Cascade (RAGScope routing): risk per valid row and whether it is among the lowest-risk ``fraction``."""
     from ._console import print_error
-    from .io import validate_record
+    from .io import checked_rows
 
     try:
         from .gate import route_by_risk
     except ImportError as exc:
         print_error(console, f"--gate-accept needs the gate, which failed to import: {exc}")
         sys.exit(EXIT_USAGE)
-    valid = []
-    for row in rows:
-        if row.error is None:
-            try:
-                valid.append((row.index, validate_record(row.data, row.index, fields)))
-            except InputError:
-                pass
+    valid = [(index, rec) for index, rec, _ in checked_rows(rows, fields) if not isinstance(rec, InputError)]
     if not valid:
         return {}
     try:

@@ -14,7 +14,7 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Optional, Union
+from typing import Any, Iterable, Iterator, Optional, Union
 
 from .errors import InputError
 
@@ -100,6 +100,33 @@ def validate_record(raw: Any, index: Optional[int] = None, fields: FieldMap = Fi
     question = _check_text(raw.get(fields.question), record=rid, field=fields.question, required=False)
     task = _check_text(raw.get(fields.task), record=rid, field=fields.task, required=False)
     return {"id": rid, "context": context, "question": question or None, "answer": answer, "task": task}
+
+
+def checked_rows(rows: Iterable[Row], fields: FieldMap = FieldMap()) -> Iterator[tuple[int, Union[dict, InputError],
+                                                                                       Optional[Union[str, int]]]]:
+    """Validate rows in order: per row, its index, the record (``validate_record``) or the ``InputError`` that
+    rejects it, and the id to name it by (None when the row has none that can be echoed: the row is then named by
+    its position). A later row repeating an id is an error ("duplicate id"). Every command that reads records
+    (audit, triage, --gate-accept) checks them here, so they accept and name the same rows."""
+    seen: set[str] = set()
+    for row in rows:
+        if row.error is not None:
+            yield row.index, row.error, None
+            continue
+        try:
+            rec = validate_record(row.data, row.index, fields)
+        except InputError as exc:
+            rid = row.data.get(fields.id) if isinstance(row.data, dict) else None
+            usable = (isinstance(rid, int) and not isinstance(rid, bool)
+                      or isinstance(rid, str) and not _has_bad_utf8(rid))
+            yield row.index, exc, rid if usable else None  # an unusable id is not echoed
+            continue
+        key = str(rec["id"])
+        if key in seen:
+            yield row.index, InputError("duplicate id", record=rec["id"], field=fields.id), rec["id"]
+            continue
+        seen.add(key)
+        yield row.index, rec, rec["id"]
 
 
 def _open_bytes(path: Union[str, Path]) -> bytes:

@@ -49,6 +49,20 @@ def test_triage_route_subcommand_writes_a_file_and_never_accepts_invalid_records
     assert rows["copy"]["risk"] == 0.0 and rows["made"]["risk"] == 1.0
 
 
+def test_triage_names_a_row_with_an_unreadable_id_by_position_and_refuses_a_repeated_id(tmp_path):
+    path = tmp_path / "in.jsonl"
+    lines = [json.dumps(RECORDS[0]).encode(), b'{"id": "bad\xff", "context": "The trial lasts 14 days."}',
+             json.dumps({**RECORDS[1], "id": "copy"}).encode(), json.dumps(RECORDS[2]).encode()]
+    path.write_bytes(b"\n".join(lines) + b"\n")  # the second row's id is not valid UTF-8 (it crashed the writer)
+    out = tmp_path / "routes.jsonl"
+    res = CliRunner().invoke(gate_cli.triage_group, ["route", str(path), "--accept", "1.0", "-o", str(out)])
+    assert res.exit_code == 1, res.output
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["id"] for r in rows] == ["copy", "#1", "copy", "made"]
+    assert "not valid UTF-8" in rows[1]["error"] and "duplicate id" in rows[2]["error"]
+    assert [r["route"] for r in rows] == ["accept", "verify", "verify", "accept"]
+
+
 def test_triage_eval_writes_json_and_markdown(tmp_path, monkeypatch, synth):
     from rt4chart.gate import protocol
 

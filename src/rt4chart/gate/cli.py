@@ -65,7 +65,7 @@ def _load_gate(spec: str) -> Any:
 def route_command(input_path: str, review: float, accept: float, gate_spec: str, output: str,
                   fmt: Optional[str], fields: Any) -> None:
     """Score INPUT records with the gate and write a risk and a route per record."""
-    from ..io import read_rows, validate_record, writes_over_input
+    from ..io import checked_rows, read_rows, writes_over_input
     from .routing import route
 
     if writes_over_input(input_path, output):
@@ -78,15 +78,10 @@ def route_command(input_path: str, review: float, accept: float, gate_spec: str,
         sys.exit(EXIT_USAGE)
     valid: list[tuple[int, dict]] = []
     out: list[dict] = []
-    for row in rows:
-        try:
-            if row.error is not None:
-                raise row.error
-            rec = validate_record(row.data, row.index, fields)
-        except InputError as exc:
-            rid = row.data.get(fields.id) if isinstance(row.data, dict) else None
-            out.append({"id": rid if rid is not None else f"#{row.index}", "risk": None, "route": "verify",
-                        "error": str(exc)})
+    for index, rec, rid in checked_rows(rows, fields):
+        if isinstance(rec, InputError):
+            out.append({"id": rid if rid is not None else f"#{index}", "risk": None, "route": "verify",
+                        "error": str(rec)})
         else:
             valid.append((len(out), rec))
             out.append({"id": rec["id"], "risk": None, "route": None})
