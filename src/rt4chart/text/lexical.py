@@ -11,7 +11,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 STOPWORDS = frozenset(
     """
@@ -183,7 +183,8 @@ def _variant(a: Sequence[str], b: Sequence[str]) -> bool:
     return difflib.SequenceMatcher(None, " ".join(a), " ".join(b)).ratio() >= 0.75
 
 
-def _runs(words: Sequence[str], absent_from: "set[str] | frozenset[str]", kind) -> list[tuple[int, int]]:
+def _runs(words: Sequence[str], absent_from: "set[str] | frozenset[str]",
+          kind: Callable[[str], bool]) -> list[tuple[int, int]]:
     """Maximal runs ``[i, j)`` (not at the start, at most ``_RUN`` words) of words of a ``kind`` (a predicate)
     absent from the other text."""
     out, i = [], 1
