@@ -177,6 +177,7 @@ class _Index:
 
     def __init__(self, text: str) -> None:
         self.sentences = split_sentences(text)
+        self.texts = tuple(s.text for s in self.sentences)
         self.keys: list[frozenset[str]] = []
         self.numbers: list[frozenset[str]] = []
         self.postings: dict[str, list[int]] = {}
@@ -366,7 +367,7 @@ class LexicalJudge:
         """Judge one claim against ``evidence`` (the question only tells which words restate it)."""
         judgment = self._decide(_assess(claim, evidence, question, self.max_sentences), evidence)
         if judgment.label in (Label.ENTAILED, Label.BASELESS):
-            sentences = [s.text for s in _index(evidence).sentences]
+            sentences = _index(evidence).texts
             edit = one_edit(claim, sentences)
             if edit is not None:
                 return Judgment(label=Label.CONTRADICTED, evidence=(sentences[edit.sentence],), score=1.0,

@@ -346,7 +346,7 @@ class LocalJudge:
         threshold, word_threshold = self._cuts[tagged]
         out = []
         sentences = F.sentences_of(evidence)
-        texts = [s.text for s in sentences]
+        texts = tuple(s.text for s in sentences)
         for claim, rows_i, wp, q, forced in zip(claims, rows, word_p, claim_p, by_rule):
             a = rows_i.assessment
             q = float(q)

@@ -209,6 +209,14 @@ class _Sentences:
     sets: list[set[str]]
     everywhere: frozenset[str]
     numbers: frozenset[str]
+    postings: dict[str, list[int]]  # word -> the sentences that have it, in order
+
+
+@lru_cache(maxsize=16)
+def _vocabulary(sentences: tuple[str, ...]) -> frozenset[str]:
+    """The lower-cased words of all the sentences (as ``_edit_words`` reads them), in one pass over their text."""
+    text = "\n".join(sentences).replace("\u2019", "'").lower()
+    return frozenset(w[:-2] if w.endswith("'s") else w for w in _EDIT_WORD.findall(text))
 
 
 @lru_cache(maxsize=16)
@@ -216,8 +224,12 @@ def _sentences(sentences: tuple[str, ...]) -> _Sentences:
     words = [_edit_words(s) for s in sentences]
     lower = [[w.lower() for w, _, _ in ws] for ws in words]
     sets = [set(ws) for ws in lower]
-    return _Sentences(sentences, words, lower, sets, frozenset().union(*sets) if sets else frozenset(),
-                      frozenset().union(*(numbers(s) for s in sentences)) if sentences else frozenset())
+    postings: dict[str, list[int]] = {}
+    for i, ws in enumerate(sets):
+        for w in ws:
+            postings.setdefault(w, []).append(i)
+    return _Sentences(sentences, words, lower, sets, _vocabulary(sentences),
+                      frozenset().union(*(numbers(s) for s in sentences)) if sentences else frozenset(), postings)
 
 
 def _covered(rest: set[str], sentence: set[str]) -> bool:
@@ -235,8 +247,9 @@ def _swap(claim: str, cw: list[tuple[str, int, int]], ev: _Sentences) -> Optiona
                 continue  # "7" for "seven" is the same number
             prev, nxt = cl[i - 1], cl[j] if j < len(cl) else None
             rest = {w for k, w in enumerate(cl) if not i <= k < j and w not in STOPWORDS}
-            for si, (ws, low, wset) in enumerate(zip(ev.words, ev.lower, ev.sets)):
-                if prev not in wset or not _covered(rest, wset):
+            for si in ev.postings.get(prev, ()):
+                ws, low, wset = ev.words[si], ev.lower[si], ev.sets[si]
+                if not _covered(rest, wset):
                     continue
                 for a, b in _runs([w for w, _, _ in ws], claim_set, test):
                     after = low[b] if b < len(low) else None
@@ -260,7 +273,8 @@ def _negation(claim: str, cw: list[tuple[str, int, int]], ev: _Sentences) -> Opt
             return None  # no subject to match ("are not traded on an exchange", cut from a longer sentence)
         phrase = cl[k + 1:k + 7]
         rest = {x for x in cl if x not in STOPWORDS and x not in NEGATIONS and not x.endswith("n't")}
-        for si, (low, wset) in enumerate(zip(ev.lower, ev.sets)):
+        for si in ev.postings.get(phrase[0], ()) if phrase else ():
+            low, wset = ev.lower[si], ev.sets[si]
             # every other content word of the claim in the sentence, and no negation there, however written
             if not rest <= wset or has_negation(ev.text[si]) or not _SOFT_NEGATIONS.isdisjoint(wset):
                 continue
@@ -297,5 +311,10 @@ def one_edit(claim: str, sentences: Sequence[str]) -> Optional[Edit]:
     cw = _edit_words(claim)
     if len(cw) < 2:
         return None
-    ev = _sentences(tuple(sentences))
+    sentences = tuple(sentences)
+    words, vocabulary = [w for w, _, _ in cw], _vocabulary(sentences)
+    if not (_runs(words, vocabulary, _is_name) or _runs(words, vocabulary, _is_number_word)
+            or any(w.lower() in _VERB_NEGATIONS or w.lower().endswith("n't") for w in words)):
+        return None  # most claims: nothing to look for, and the sentences need no index
+    ev = _sentences(sentences)
     return _swap(claim, cw, ev) or _negation(claim, cw, ev)
