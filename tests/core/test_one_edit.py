@@ -63,3 +63,10 @@ def test_variants_and_negations_the_evidence_writes_its_own_way_are_not_edits():
     assert edit("The lab is run by the Defence Department.", ctx) is None
     assert edit("Tensions exist, though they are not limited to the two cities.", ctx) is None
     assert edit("Important: you should not resize the downloaded photo for the printer.", ctx) is None
+
+
+def test_a_negation_the_evidence_states_elsewhere_or_a_question_is_not_an_edit():
+    asked = "Did Maria use the spare key this week?"
+    assert edit("Maria did not use the spare key.", asked + " Maria did not use the spare key.") is None
+    assert edit("Maria did not use the spare key.", asked) is None  # a question states nothing
+    assert edit("Maria did not use the spare key.", "Maria used the car. Maria will use the spare key.") is not None

@@ -273,10 +273,15 @@ def _negation(claim: str, cw: list[tuple[str, int, int]], ev: _Sentences) -> Opt
             return None  # no subject to match ("are not traded on an exchange", cut from a longer sentence)
         phrase = cl[k + 1:k + 7]
         rest = {x for x in cl if x not in STOPWORDS and x not in NEGATIONS and not x.endswith("n't")}
-        for si in ev.postings.get(phrase[0], ()) if phrase else ():
-            low, wset = ev.lower[si], ev.sets[si]
-            # every other content word of the claim in the sentence, and no negation there, however written
-            if not rest <= wset or has_negation(ev.text[si]) or not _SOFT_NEGATIONS.isdisjoint(wset):
+        # the sentences holding every other content word of the claim; if one of them has a negation, however
+        # written, the evidence may say what the claim says ("Cameron did not use the Power of Veto" beside "Did
+        # Cameron use the Power of Veto this week?"), and a question states nothing
+        near = [si for si in (ev.postings.get(phrase[0], ()) if phrase else ()) if rest <= ev.sets[si]]
+        if any(has_negation(ev.text[si]) or not _SOFT_NEGATIONS.isdisjoint(ev.sets[si]) for si in near):
+            return None
+        for si in near:
+            low = ev.lower[si]
+            if ev.text[si].rstrip().endswith("?"):
                 continue
             for n in range(len(phrase), _NEGATED_PHRASE - 1, -1):  # the longest copied run after the negation
                 part = phrase[:n]

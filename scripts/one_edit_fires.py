@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""How often ``rt4chart.text.lexical.one_edit`` fires on RAGTruth train, and how often on a gold hallucination.
+
+    python3 scripts/one_edit_fires.py                 # the train answers outside the validation slice, about 1 min
+    python3 scripts/one_edit_fires.py --validation    # the validation slice only
+
+Every answer is cut into claims by the rule decomposer and each claim is read against the whole context, as at
+global verification. Prints, per kind of edit (name, number word, negation), the fires and how many of them are
+gold-hallucinated claims, then every fire. The judges apply the edit whatever their model says, so a kind that fires
+often on faithful claims would cost precision: the rule was fitted on these counts (docs/results/local_judge.md,
+session 7), never on the test split.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from rt4chart.audit.decompose import RuleDecomposer  # noqa: E402
+from rt4chart.eval.datasets import load_ragtruth  # noqa: E402
+from rt4chart.judges import features as F  # noqa: E402
+from rt4chart.text.lexical import one_edit  # noqa: E402
+from train_local_judge import claim_is_hallucinated, split_groups  # noqa: E402
+
+KINDS = ("name", "number", "negation")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--validation", action="store_true", help="the validation slice instead of the rest of train")
+    args = ap.parse_args()
+    card = json.loads((ROOT / "src" / "rt4chart" / "judges" / "models" / "local_judge.json").read_text())
+    records = load_ragtruth("train")
+    fold_of = split_groups([r.group for r in records], card["seed"], card["val_frac"], 1)
+    decomposer = RuleDecomposer()
+    t0, claims, fires = time.time(), 0, []
+    for r in records:
+        if (fold_of[r.group] < 0) != args.validation:
+            continue
+        sentences = tuple(s.text for s in F.sentences_of(r.context))
+        for c in decomposer.decompose_sync(r.answer):
+            claims += 1
+            edit = one_edit(c.text, sentences)
+            if edit is not None:
+                span = c.answer_spans[0]
+                fires.append((edit, claim_is_hallucinated(span.start, span.end, r.spans), r, c.text))
+    where = "validation slice" if args.validation else "train outside the validation slice"
+    print(f"RAGTruth {where}: {claims} claims, {len(fires)} fires, {time.time() - t0:.0f} s\n")
+    print("| edit | fires | gold hallucinated |\n|---|---:|---:|")
+    for kind in KINDS:
+        mine = [f for f in fires if f[0].kind == kind]
+        print(f"| {kind} | {len(mine)} | {sum(g for _, g, _, _ in mine)} |")
+    for edit, gold, r, text in fires:
+        print(f"\n{'GOLD' if gold else 'faithful'} {r.id} ({r.task}) {edit.kind}: {text[:160]}\n"
+              f"    claim {edit.claim_text!r}, evidence {edit.evidence_text!r}")
+
+
+if __name__ == "__main__":
+    main()
