@@ -44,6 +44,7 @@ def test_one_edit_is_found_with_its_span_and_sentence(claim, context, kind, mine
     ("London has the Eiffel Tower in Paris.", TOWER),  # a sentence-initial capital says nothing
     ("The tower that Gustave Eiffel built is in London.", TOWER),  # too little of the sentence copied
     ("Revenue was reported in Q3 by the Board.", FIRM),
+    ("No, the Eiffel Tower is not in London.", TOWER),  # a negated claim: it agrees with "in Paris"
     ("About 7 million people visit it every year.", TOWER),  # the same number, in digits
     ("About seven million people visit it every year.", TOWER),
     ("Visitors can take a lift to the top.", TOWER),

@@ -237,6 +237,8 @@ def _covered(rest: set[str], sentence: set[str]) -> bool:
 
 
 def _swap(claim: str, cw: list[tuple[str, int, int]], ev: _Sentences) -> Optional[Edit]:
+    if has_negation(claim):
+        return None  # "The tower is not in London" against "The tower is in Paris" agrees with it
     cl = [w.lower() for w, _, _ in cw]
     claim_set = set(cl)
     claim_numbers = numbers(claim)
@@ -305,7 +307,8 @@ def one_edit(claim: str, sentences: Sequence[str]) -> Optional[Edit]:
       a run of the same kind in one evidence sentence that the claim does not have ("The Eiffel Tower is in London"
       against "... is in Paris"; "seventy million" against "seven million"), that sentence covering at least
       ``EDIT_COVER`` of the claim's other content words. Two spellings of one name (Jan/January, Defence/Defense)
-      are not swaps. Digits are left to the number checks, which compare values.
+      are not swaps, nor is a name in a negated claim ("... is not in London"). Digits are left to the number
+      checks, which compare values.
     - **A negation the evidence does not have**: "not", "never", "cannot" or "-n't" after a content word (the
       subject) and before at least four words (two of them content words) that an evidence sentence with no
       negation states, that sentence holding every other content word of the claim ("Visitors cannot take a lift
