@@ -207,7 +207,6 @@ class _Sentences:
     words: list[list[tuple[str, int, int]]]
     lower: list[list[str]]
     sets: list[set[str]]
-    everywhere: frozenset[str]
     numbers: frozenset[str]
     postings: dict[str, list[int]]  # word -> the sentences that have it, in order
 
@@ -228,7 +227,7 @@ def _sentences(sentences: tuple[str, ...]) -> _Sentences:
     for i, ws in enumerate(sets):
         for w in ws:
             postings.setdefault(w, []).append(i)
-    return _Sentences(sentences, words, lower, sets, _vocabulary(sentences),
+    return _Sentences(sentences, words, lower, sets,
                       frozenset().union(*(numbers(s) for s in sentences)) if sentences else frozenset(), postings)
 
 
@@ -236,33 +235,38 @@ def _covered(rest: set[str], sentence: set[str]) -> bool:
     return bool(rest) and len(rest & sentence) >= EDIT_COVER * len(rest)
 
 
-def _swap(claim: str, cw: list[tuple[str, int, int]], ev: _Sentences) -> Optional[Edit]:
+#: the kinds of word a swap replaces, in the order they are tried
+_KINDS: dict[str, Callable[[str], bool]] = {"name": _is_name, "number": _is_number_word}
+
+
+def _swap(claim: str, cw: list[tuple[str, int, int]], runs: list[tuple[str, int, int]],
+          ev: _Sentences) -> Optional[Edit]:
+    """The first of the claim's candidate ``runs`` (kind, start, end word) that stands in place of another."""
     if has_negation(claim):
         return None  # "The tower is not in London" against "The tower is in Paris" agrees with it
     cl = [w.lower() for w, _, _ in cw]
     claim_set = set(cl)
     claim_numbers = numbers(claim)
-    for kind, test in (("name", _is_name), ("number", _is_number_word)):
-        for i, j in _runs([w for w, _, _ in cw], ev.everywhere, test):
-            mine = claim[cw[i][1]:cw[j - 1][2]]
-            if kind == "number" and not (numbers(mine) and numbers(mine).isdisjoint(ev.numbers)):
-                continue  # "7" for "seven" is the same number
-            prev, nxt = cl[i - 1], cl[j] if j < len(cl) else None
-            rest = {w for k, w in enumerate(cl) if not i <= k < j and w not in STOPWORDS}
-            for si in ev.postings.get(prev, ()):
-                ws, low, wset = ev.words[si], ev.lower[si], ev.sets[si]
-                if not _covered(rest, wset):
+    for kind, i, j in runs:
+        mine = claim[cw[i][1]:cw[j - 1][2]]
+        if kind == "number" and not (numbers(mine) and numbers(mine).isdisjoint(ev.numbers)):
+            continue  # "7" for "seven" is the same number
+        prev, nxt = cl[i - 1], cl[j] if j < len(cl) else None
+        rest = {w for k, w in enumerate(cl) if not i <= k < j and w not in STOPWORDS}
+        for si in ev.postings.get(prev, ()):
+            ws, low, wset = ev.words[si], ev.lower[si], ev.sets[si]
+            if not _covered(rest, wset):
+                continue
+            for a, b in _runs([w for w, _, _ in ws], claim_set, _KINDS[kind]):
+                after = low[b] if b < len(low) else None
+                if low[a - 1] != prev or after != nxt:
                     continue
-                for a, b in _runs([w for w, _, _ in ws], claim_set, test):
-                    after = low[b] if b < len(low) else None
-                    if low[a - 1] != prev or after != nxt:
-                        continue
-                    theirs = ev.text[si][ws[a][1]:ws[b - 1][2]]
-                    if kind == "name" and _variant(cl[i:j], low[a:b]):
-                        continue
-                    if kind == "number" and not (numbers(theirs) and numbers(theirs).isdisjoint(claim_numbers)):
-                        continue
-                    return Edit(kind, cw[i][1], cw[j - 1][2], mine, theirs, si)
+                theirs = ev.text[si][ws[a][1]:ws[b - 1][2]]
+                if kind == "name" and _variant(cl[i:j], low[a:b]):
+                    continue
+                if kind == "number" and not (numbers(theirs) and numbers(theirs).isdisjoint(claim_numbers)):
+                    continue
+                return Edit(kind, cw[i][1], cw[j - 1][2], mine, theirs, si)
     return None
 
 
@@ -321,8 +325,9 @@ def one_edit(claim: str, sentences: Sequence[str]) -> Optional[Edit]:
         return None
     sentences = tuple(sentences)
     words, vocabulary = [w for w, _, _ in cw], _vocabulary(sentences)
-    if not (_runs(words, vocabulary, _is_name) or _runs(words, vocabulary, _is_number_word)
-            or any(w.lower() in _VERB_NEGATIONS or w.lower().endswith("n't") for w in words)):
+    # names and number words of the claim found nowhere in the evidence, in the order they are tried
+    runs = [(kind, i, j) for kind, test in _KINDS.items() for i, j in _runs(words, vocabulary, test)]
+    if not (runs or any(w.lower() in _VERB_NEGATIONS or w.lower().endswith("n't") for w in words)):
         return None  # most claims: nothing to look for, and the sentences need no index
     ev = _sentences(sentences)
-    return _swap(claim, cw, ev) or _negation(claim, cw, ev)
+    return _swap(claim, cw, runs, ev) or _negation(claim, cw, ev)
