@@ -107,6 +107,11 @@ def sentences_of(text: str) -> list:
     return _index(text).sentences
 
 
+def sentence_texts(text: str) -> tuple[str, ...]:
+    """The texts of ``sentences_of(text)`` (kept by the index: one tuple per evidence text)."""
+    return _index(text).texts
+
+
 def _word_key(tok: str) -> Optional[str]:
     if tok in STOPWORDS or (len(tok) < 2 and not tok.isdigit()):
         return None

@@ -347,7 +347,7 @@ class LocalJudge:
         threshold, word_threshold = self._cuts[tagged]
         out = []
         sentences = F.sentences_of(evidence)
-        texts = tuple(s.text for s in sentences)
+        texts = F.sentence_texts(evidence)
         for claim, rows_i, wp, q, forced in zip(claims, rows, word_p, claim_p, by_rule):
             a = rows_i.assessment
             q = float(q)
