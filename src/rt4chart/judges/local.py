@@ -297,9 +297,10 @@ class LocalJudge:
         word_p, claim_p, by_rule = memo["trees"]
         if not (semantic and self._models.has_tagger and rows):
             return rows, word_p, claim_p, by_rule, False
-        if claim_p.max() < SKIP_TAGGER_BELOW and not by_rule.any() and not (len(rows) <= SHORT_ANSWER_CLAIMS and any(
-                len(r.spans) <= SHORT_CLAIM_WORDS and r.assessment is not None and r.assessment.uncovered
-                for r in rows)):
+        # a short answer with a short claim that has an unmatched word is not clearly supported (SHORT_CLAIM_WORDS)
+        short_unmatched = len(rows) <= SHORT_ANSWER_CLAIMS and any(
+            len(r.spans) <= SHORT_CLAIM_WORDS and r.assessment is not None and r.assessment.uncovered for r in rows)
+        if claim_p.max() < SKIP_TAGGER_BELOW and not by_rule.any() and not short_unmatched:
             return rows, word_p, claim_p, by_rule, False
         word_p, claim_p, by_rule = self._models.predict(rows, self.tag(claims, evidence, question, rows))
         return rows, word_p, claim_p, by_rule, True
