@@ -160,3 +160,61 @@ def quantize_as_shipped(src: Path, dst: Path) -> None:
     """The shipped tagger's quantization: int8 weights per output channel (per tensor, the int8 logits were 2.4
     times further from fp32's)."""
     quantize(src, dst, per_channel=True)
+
+
+def last_layer_rows(model: Any, name: str = "positions") -> None:
+    """Rewrite ``model`` (an ``onnx.ModelProto`` whose attention is fused) in place so that its last layer computes
+    only the rows the caller reads: a new int64 input ``name`` (token indices) picks the rows of the last layer's
+    input that go on to its query projection and its residual sum; its keys and values still read every token. The
+    logits are then those of these rows, in their order, the same values the full graph gives there (up to float
+    rounding; with dynamic int8 quantization the rows' own activation scale). The judge reads the claim tokens only:
+    a few dozen of 512 rows, so the last layer's query, output and feed-forward projections shrink by that much."""
+    from onnx import TensorProto, helper
+
+    graph = model.graph
+    nodes = list(graph.node)
+    producer = {o: n for n in nodes for o in n.output}
+    attention = [n for n in nodes if n.op_type == "MultiHeadAttention"]
+    if not attention:
+        raise ValueError("no MultiHeadAttention node: fuse the attention first")
+    last = attention[-1]
+
+    def projection_input(tensor: str) -> str:
+        node = producer.get(tensor)
+        while node is not None and node.op_type == "Add":  # the bias
+            node = next((producer[i] for i in node.input if i in producer), None)
+        if node is None or node.op_type != "MatMul":
+            raise ValueError(f"{tensor} is not a projection (MatMul, then bias)")
+        return node.input[0]
+
+    x = projection_input(last.input[0])
+    if {projection_input(last.input[1]), projection_input(last.input[2])} != {x}:
+        raise ValueError("the last attention's query, key and value do not read the same tensor")
+    users = [n for n in nodes if x in n.input]
+    query = producer[last.input[0]]
+    while query.op_type != "MatMul":
+        query = next(producer[i] for i in query.input if i in producer)
+    residual = [n for n in users if n.op_type == "Add"]
+    if len(users) != 4 or len(residual) != 1:
+        raise ValueError(f"the last layer's input has {len(users)} readers, not its 3 projections and 1 residual sum")
+    rows = x + "/rows"
+    gather = helper.make_node("Gather", [x, name], [rows], name="last_layer_rows/Gather", axis=1)
+    for node in (query, residual[0]):
+        node.input[:] = [rows if i == x else i for i in node.input]
+    at = nodes.index(min(query, residual[0], key=nodes.index))
+    graph.node.insert(at, gather)
+    graph.input.append(helper.make_tensor_value_info(name, TensorProto.INT64, [name]))
+    for out in graph.output:
+        dims = out.type.tensor_type.shape.dim
+        if len(dims) == 3:
+            dims[1].dim_param = name
+
+
+def rows_file(src: Path, dst: Path) -> None:
+    """``last_layer_rows`` on the graph in ``src`` (attention fused), written to ``dst``."""
+    import onnx
+
+    graph = onnx.load(str(src))
+    last_layer_rows(graph)
+    onnx.checker.check_model(graph)
+    onnx.save(graph, str(dst))

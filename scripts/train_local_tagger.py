@@ -16,8 +16,9 @@ Stages:
 3. ``oof`` (torch): out-of-fold claim-token probabilities for the train answers outside validation (``--folds``
    context-grouped folds, the trees' folds): three more fine-tunings, each on two folds.
 4. ``export`` (needs onnx): ONNX (opset 17; checked against PyTorch), each layer's attention fused into one
-   ``MultiHeadAttention`` node (``scripts/tagger_graph.py``; checked against the plain graph), then int8 dynamic
-   quantization with onnxruntime, per output channel; fp32 and int8 are scored on validation. Writes
+   ``MultiHeadAttention`` node (``scripts/tagger_graph.py``; checked against the plain graph), the last layer cut
+   to the claim tokens' rows (checked against the fused graph there), then int8 dynamic quantization with
+   onnxruntime, per output channel; fp32 and int8 are scored on validation. Writes
    ``local_tagger.onnx``, its tokenizer and card to ``--out-dir`` (default ``src/rt4chart/judges/models``).
 
 Then ``python3 scripts/train_local_judge.py --semantic`` trains the tree pair of the semantic stage, which reads the
@@ -122,6 +123,11 @@ def prepare(args) -> Path:
     print(f"[prepare] {len(records)} answers ({int(np.sum(is_val))} validation), tokens median {np.median(lens_a):.0f}"
           f", at max_len {np.mean(lens_a >= args.max_len):.1%}, {time.time() - t0:.0f}s -> {cache}", flush=True)
     return cache
+
+
+def claim_positions(labels: np.ndarray) -> np.ndarray:
+    """The positions of an encoding's claim tokens (the labelled ones): the rows the judge reads."""
+    return np.nonzero(labels != -100)[0].astype(np.int64)
 
 
 def load_cache(path: Path):
@@ -346,7 +352,7 @@ def export(args, cache: Path) -> Path:
     import onnxruntime as ort
     import torch
     from safetensors.torch import load_file
-    from tagger_graph import fuse_file, quantize_as_shipped
+    from tagger_graph import fuse_file, quantize_as_shipped, rows_file
 
     model = build_model(args, torch, attention="eager")
     model.load_state_dict({k: v.float() for k, v in load_file(
@@ -378,10 +384,20 @@ def export(args, cache: Path) -> Path:
         gap = np.abs(fused_check.run(None, x)[0] - check.run(None, x)[0]).max()
         if gap > 1e-4:
             raise SystemExit(f"the fused attention graph differs from the plain one by {gap:.3g} on answer {i}")
+    # the last layer for the claim tokens only (the rows the judge reads), checked against the fused graph there
+    rows = Path(args.cache_dir) / "tagger-fp32-rows.onnx"
+    rows_file(fused, rows)
+    rows_check = ort.InferenceSession(str(rows), providers=["CPUExecutionProvider"])
+    for i in va[1:6]:
+        x = {"input_ids": ids[i][None].astype(np.int64), "token_type_ids": types[i][None].astype(np.int64)}
+        pos = claim_positions(labels[i])
+        gap = np.abs(rows_check.run(None, {**x, "positions": pos})[0] - fused_check.run(None, x)[0][:, pos]).max()
+        if gap > 1e-4:
+            raise SystemExit(f"the claim-rows graph differs from the fused one by {gap:.3g} on answer {i}")
     out = Path(args.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     target = out / "local_tagger.onnx"
-    quantize_as_shipped(fused, target)
+    quantize_as_shipped(rows, target)
     import shutil
 
     shutil.copy(base_model_dir() / "tokenizer.json", out / "local_tagger_tokenizer.json")
@@ -391,13 +407,14 @@ def export(args, cache: Path) -> Path:
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = args.threads
         s = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        by_rows = any(x.name == "positions" for x in s.get_inputs())
         t0 = time.time()
         probs = []
         for i in va:
-            z = s.run(None, {"input_ids": ids[i][None].astype(np.int64),
-                             "token_type_ids": types[i][None].astype(np.int64)})[0][0]
-            p = 1 / (1 + np.exp(-(z[:, 1] - z[:, 0])))
-            probs.append(p[labels[i] != -100])
+            feed = {"input_ids": ids[i][None].astype(np.int64), "token_type_ids": types[i][None].astype(np.int64)}
+            pos = claim_positions(labels[i])
+            z = s.run(None, {**feed, "positions": pos})[0][0] if by_rows else s.run(None, feed)[0][0][pos]
+            probs.append(1 / (1 + np.exp(-(z[:, 1] - z[:, 0]))))
         ms = (time.time() - t0) / max(1, len(va)) * 1000
         scored[name] = {**tagger_metrics(probs, va, labels, halluc), "ms_per_answer": round(ms, 1),
                         "megabytes": round(path.stat().st_size / 1e6, 1)}
@@ -410,7 +427,8 @@ def export(args, cache: Path) -> Path:
         "license": "Apache-2.0 (the base model's and its tokenizer's)",
         "trained_on": "RAGTruth train split only, context-grouped validation slice held out",
         "max_len": args.max_len, "layers": model.config.num_hidden_layers,
-        "quantization": "int8 dynamic, per channel (onnxruntime); attention fused (MultiHeadAttention)",
+        "quantization": "int8 dynamic, per channel (onnxruntime); attention fused (MultiHeadAttention); last layer "
+                        "for the claim tokens only (input: positions)",
         "validation": {"answers": len(va), **scored},
         "training": json.loads((Path(args.cache_dir) / f"tagger-{args.seed}.json").read_text()),
     })

@@ -11,7 +11,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
-from tagger_graph import fuse_attention  # noqa: E402
+from tagger_graph import fuse_attention, last_layer_rows  # noqa: E402
 
 HEADS, DIM = 2, 4
 HIDDEN = HEADS * DIM
@@ -84,10 +84,71 @@ def test_a_pattern_it_cannot_replace_exactly_is_left_alone():
         run(model, x)
 
 
-def test_the_shipped_tagger_runs_fused_attention():
+def test_the_last_layer_computes_the_rows_asked_for_and_nothing_else_changes():
+    x = np.random.RandomState(3).randn(1, 9, HIDDEN).astype(np.float32)
+    model = attention_model()
+    assert fuse_attention(model, HEADS) == 1
+    full = run(model, x)
+    last_layer_rows(model)
+    onnx.checker.check_model(model)
+    assert [i.name for i in model.graph.input] == ["x", "positions"]
+    s = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    for rows in ([0, 4, 8], [7, 2], [5]):
+        pos = np.array(rows, dtype=np.int64)
+        # the keys and values still read every token: each asked-for row is the full graph's row
+        np.testing.assert_allclose(s.run(["y"], {"x": x, "positions": pos})[0], full[:, pos], atol=1e-5)
+
+
+def test_the_row_cut_needs_a_fused_attention():
+    with pytest.raises(ValueError, match="fuse the attention first"):
+        last_layer_rows(attention_model())
+
+
+def _logits_model(rows: bool) -> bytes:
+    """A stand-in tagger: logits (1, n, 2) = (ids / 10000, token type), the second graph with a ``positions`` input that
+    picks rows, as the shipped tagger's last layer does."""
+    nodes = [helper.make_node("Cast", ["input_ids"], ["f"], to=TensorProto.FLOAT),
+             helper.make_node("Cast", ["token_type_ids"], ["t"], to=TensorProto.FLOAT),
+             helper.make_node("Div", ["f", "scale"], ["z0"]),
+             helper.make_node("Unsqueeze", ["z0", "axes"], ["a"]), helper.make_node("Unsqueeze", ["t", "axes"], ["b"]),
+             helper.make_node("Concat", ["a", "b"], ["all" if rows else "logits"], axis=2)]
+    inputs = [helper.make_tensor_value_info(n, TensorProto.INT64, [1, None]) for n in ("input_ids", "token_type_ids")]
+    if rows:
+        nodes.append(helper.make_node("Gather", ["all", "positions"], ["logits"], axis=1))
+        inputs.append(helper.make_tensor_value_info("positions", TensorProto.INT64, [None]))
+    inits = [numpy_helper.from_array(np.array(10000.0, dtype=np.float32), "scale"),
+             numpy_helper.from_array(np.array([2], dtype=np.int64), "axes")]
+    graph = helper.make_graph(nodes, "logits", inputs, [helper.make_tensor_value_info("logits", TensorProto.FLOAT,
+                                                                                     None)], inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]).SerializeToString()
+
+
+def test_the_tagger_reads_the_claim_rows_from_either_kind_of_graph():
+    from rt4chart.judges.local import LocalJudge
+
+    tagger = LocalJudge()._models.tagger
+    shipped = tagger.session
+    enc = tagger.encoder.encode(None, ["The trial lasts 14 days."], "It lasts 30 days.")
+    try:
+        got = []
+        for rows in (False, True):
+            tagger.session = ort.InferenceSession(_logits_model(rows), providers=["CPUExecutionProvider"])
+            assert tagger.rows_input is rows
+            got.append(tagger.probabilities(enc))
+    finally:
+        tagger.session = shipped
+    want = 1 / (1 + np.exp(-(enc.types[enc.positions] - enc.ids[enc.positions] / 10000)))
+    assert len(want) == 5 and want.std() > 0.01
+    np.testing.assert_allclose(got[0], want, atol=1e-6)
+    np.testing.assert_allclose(got[1], want, atol=1e-6)
+    assert tagger.rows_input
+
+
+def test_the_shipped_tagger_runs_fused_attention_and_its_last_layer_for_the_claim_rows():
     from rt4chart.judges.local import model_dir
-    from rt4chart.judges.tagger import TAGGER_MODEL
+    from rt4chart.judges.tagger import ROWS_INPUT, TAGGER_MODEL
 
     model = onnx.load(str(model_dir() / TAGGER_MODEL))
     ops = [n.op_type for n in model.graph.node]
     assert ops.count("MultiHeadAttention") == 6 and "Softmax" not in ops
+    assert [i.name for i in model.graph.input] == ["input_ids", "token_type_ids", ROWS_INPUT]

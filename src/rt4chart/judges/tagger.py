@@ -9,7 +9,8 @@ evidence does not fit, the sentences sharing the rarest words with the claims ar
 Claim tokens beyond the window get no probability (``nan``); the trees alone decide for those words.
 
 Runtime: onnxruntime and ``tokenizers`` (core dependencies). The model file is int8 (dynamic quantization, per output
-channel), each layer's attention one ``com.microsoft.MultiHeadAttention`` node (``scripts/tagger_graph.py``).
+channel), each layer's attention one ``com.microsoft.MultiHeadAttention`` node, and the last layer computed for the
+claim tokens only (their positions are an input; ``scripts/tagger_graph.py``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ TOKENIZER = "local_tagger_tokenizer.json"
 MAX_LEN = 512
 MAX_QUESTION = 64  # tokens of the question kept at most
 MIN_EVIDENCE = 96  # tokens always left to the evidence: the claims are cut to make room
+ROWS_INPUT = "positions"  # the graph input naming the rows (claim tokens) whose logits are wanted
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
@@ -189,11 +191,25 @@ class Tagger:
         opts.inter_op_num_threads = 1
         self.session = ort.InferenceSession(str(directory / TAGGER_MODEL), opts, providers=["CPUExecutionProvider"])
 
+    @property
+    def session(self) -> Any:
+        return self._session
+
+    @session.setter
+    def session(self, session: Any) -> None:
+        self._session = session
+        # a graph built with ``tagger_graph.last_layer_rows`` takes the claim tokens' positions and computes its last
+        # layer for those rows only; an older graph gives every token's logits
+        self.rows_input = any(i.name == ROWS_INPUT for i in session.get_inputs())
+
     def probabilities(self, enc: Encoded) -> np.ndarray:
         if not len(enc.positions):
             return np.zeros(0)
-        logits = self.session.run(None, {"input_ids": enc.ids[None, :], "token_type_ids": enc.types[None, :]})[0][0]
-        z = logits[enc.positions].astype(np.float64)
+        feed = {"input_ids": enc.ids[None, :], "token_type_ids": enc.types[None, :]}
+        if self.rows_input:
+            z = self.session.run(None, {**feed, ROWS_INPUT: enc.positions})[0][0].astype(np.float64)
+        else:
+            z = self.session.run(None, feed)[0][0][enc.positions].astype(np.float64)
         return 1.0 / (1.0 + np.exp(-(z[:, 1] - z[:, 0])))
 
 
