@@ -71,6 +71,36 @@ def test_claim_matrix_aggregates_over_the_claims_judged_together():
     assert m[0, col["a_rank"]] == 1 and m[1, col["a_rank"]] == 0
 
 
+def test_a_claims_rows_depend_on_the_evidence_it_is_read_against_not_on_what_was_read_before():
+    # the claim's own columns are worked out once per claim text and copied: reading it against another text (a
+    # chunk) in between changes nothing, and the window column counts found neighbours within three words
+    claim = "The trial lasts 14 days for eligible users."
+    first = F.claim_rows(claim, CTX, "How long is the trial?").matrix
+    other = F.claim_rows(claim, "The Pro plan costs 12 dollars a month.", None).matrix
+    again = F.claim_rows(claim, CTX, "How long is the trial?").matrix
+    assert (first == again).all() and not (first == other).all()
+    col = {name: i for i, name in enumerate(F.FEATURES)}
+    # "trial": content neighbours within 3 words are lasts, 14, days (all found in CTX)
+    assert first[1, col["w_window_content"]] == 3 and first[1, col["w_window_found"]] == 1
+    # ... against the Pro plan sentence none of them is found
+    assert other[1, col["w_window_found"]] == 0
+    assert first[1, col["w_in_question"]] == 1 and other[1, col["w_in_question"]] == 0
+
+
+def test_claim_matrix_others_max_with_ties_and_a_single_claim():
+    rows = [F.claim_rows(t, CTX, None) for t in ("The trial lasts 14 days.", "It costs 99 euros.", "It is free.")]
+    col = {name: i for i, name in enumerate(F.CLAIM_MODEL_FEATURES)}
+    probs = [np.array([0.9, 0.1, 0.1, 0.1, 0.1]), np.array([0.9, 0.2, 0.1, 0.1]), np.array([0.3, 0.1, 0.1])]
+    m = F.claim_matrix(probs, rows)
+    # two claims share the answer's highest word probability: for each of them, another claim still reaches it
+    assert m[:, col["a_other_max"]] == pytest.approx([0.9, 0.9, 0.9])
+    m = F.claim_matrix([probs[0], probs[2], np.array([0.5, 0.1])], rows)
+    assert m[:, col["a_other_max"]] == pytest.approx([0.5, 0.9, 0.9])
+    assert m[:, col["a_rank"]].tolist() == [0, 2, 1]
+    one = F.claim_matrix(probs[:1], rows[:1])
+    assert one[0, col["a_other_max"]] == 0 and one[0, col["a_claims"]] == 1
+
+
 def test_the_model_ships_with_the_package_and_matches_the_features():
     assert local.is_available(), "models/local_judge_*.onnx must ship in the package"
     card = local.LocalJudge().card

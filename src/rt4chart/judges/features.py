@@ -30,7 +30,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ..text.lexical import STOPWORDS, stem
-from .lexical import LexicalJudge, _assess, _index, _key, _numbers, _words
+from .lexical import LexicalJudge, _assess, _index, _key, _numbers, claim_numbers, question_keys
 
 VERSION = 3
 
@@ -173,32 +173,87 @@ def _distance(a: list[int], b: list[int]) -> int:
     return best
 
 
+@dataclass(frozen=True)
+class _ClaimWords:
+    """What the rows of a claim take from the claim alone (``_claim_words``: one claim is read against every chunk and
+    then the whole context). ``fixed`` holds the word columns that do not depend on the evidence; it is copied,
+    never written."""
+
+    spans: tuple[tuple[int, int], ...]
+    toks: tuple[str, ...]
+    keys: tuple[Optional[str], ...]
+    content: tuple[bool, ...]
+    order: tuple[int, ...]  # the content words' positions
+    window: tuple[int, ...]  # per word: how many content words lie within _WINDOW of it (itself left out)
+    tok_numbers: tuple[Optional[frozenset[str]], ...]  # per word: its numbers when it has a digit, else None
+    bigrams: tuple[tuple[str, str], ...]
+    trigrams: tuple[tuple[str, str, str], ...]
+    relation: tuple[str, ...]
+    negated: bool
+    fixed: np.ndarray  # (words, len(FEATURES)) float32
+
+
+@lru_cache(maxsize=1024)
+def _claim_words(claim: str) -> _ClaimWords:
+    matches = list(_TOKEN.finditer(claim))
+    n = len(matches)
+    toks = tuple(m.group(0).lower().replace("’", "'").replace(",", "") for m in matches)
+    keys = tuple(_word_key(t) for t in toks)
+    content = tuple(k is not None for k in keys)
+    lo_hi = [(max(0, i - _WINDOW), min(n, i + _WINDOW + 1)) for i in range(n)]
+    window = tuple(sum(content[lo:hi]) - content[i] for i, (lo, hi) in enumerate(lo_hi))
+    is_num = [any(ch.isdigit() for ch in t) for t in toks]
+    fixed = np.zeros((n, len(FEATURES)), dtype=np.float32)
+    if n:
+        fixed[:, _W["w_content"]] = content
+        fixed[:, _W["w_number"]] = is_num
+        fixed[:, _W["w_capital"]] = [m.group(0)[0].isupper() and i > 0 for i, m in enumerate(matches)]
+        fixed[:, _W["w_len"]] = [float(len(t)) for t in toks]
+        fixed[:, _W["w_pos"]] = [i / n for i in range(n)]
+        fixed[:, _W["w_pos_back"]] = [(n - 1 - i) / n for i in range(n)]
+        fixed[:, _W["w_window_content"]] = [float(w) for w in window]
+        for name, words in (("w_hedge", _HEDGE), ("w_quantifier", _QUANTIFIER), ("w_causal", _CAUSAL),
+                            ("w_temporal", _TEMPORAL), ("w_comparative", _COMPARATIVE)):
+            fixed[:, _W[name]] = [t in words for t in toks]
+    return _ClaimWords(
+        spans=tuple((m.start(), m.end()) for m in matches), toks=toks, keys=keys, content=content,
+        order=tuple(i for i in range(n) if content[i]), window=window,
+        tok_numbers=tuple(frozenset(_numbers(t, claim=False)) if d else None for t, d in zip(toks, is_num)),
+        bigrams=tuple(zip(toks, toks[1:])), trigrams=tuple(zip(toks, toks[1:], toks[2:])),
+        relation=tuple(t for t in toks if t in _RELATION),
+        negated=any(t in ("not", "no", "never") or t.endswith("n't") for t in toks), fixed=fixed,
+    )
+
+
+_W = {name: i for i, name in enumerate(WORD_FEATURES)}
+#: the lru caches of this module and of the lexical judge's claim side (a benchmark clears them between runs)
+_CACHES = (_evidence, _claim_words)
+
+
 def claim_rows(claim: str, evidence: str, question: Optional[str], *, index: int = 0, sentence: int = 0,
                start: int = 0) -> WordRows:
     """Feature rows for every word of ``claim`` read against ``evidence`` (see the module docstring)."""
     ev = _evidence(evidence)
-    matches = list(_TOKEN.finditer(claim))
-    spans = tuple((m.start(), m.end()) for m in matches)
-    n = len(matches)
-    out = np.zeros((n, len(FEATURES)), dtype=np.float32)
+    cw = _claim_words(claim)
+    spans = cw.spans
+    n = len(spans)
     a = _assess(claim, evidence, question, _RULER.max_sentences)
     rule = _RULER._rule(a)
     if n == 0:
-        return WordRows(spans, out, a, rule)
-    toks = [m.group(0).lower().replace("’", "'").replace(",", "") for m in matches]
-    keys = [_word_key(t) for t in toks]
-    qkeys = {_key(w) for w in _words(question)} if question else set()
+        return WordRows(spans, np.zeros((0, len(FEATURES)), dtype=np.float32), a, rule)
+    toks, keys, content = cw.toks, cw.keys, cw.content
+    qkeys = question_keys(question) if question else frozenset()
     sents = ev.index.keys
     best = sents[a.order[0]] if a.order else frozenset()
     chosen = frozenset().union(*(sents[i] for i in a.order)) if a.order else frozenset()
     cover = list(a.cover) + [a.cover[-1] if a.cover else 0.0] * (3 - len(a.cover))
-    postings = ev.index.postings
+    postings, counts, bigrams = ev.index.postings, ev.counts, ev.bigrams
 
-    found = [k is not None and (k in postings or t in ev.counts) for k, t in zip(keys, toks)]
-    content = [k is not None for k in keys]
-    n_content = sum(content)
+    in_postings = [k is not None and k in postings for k in keys]
+    found = [p or (k is not None and t in counts) for p, k, t in zip(in_postings, keys, toks)]
+    n_content = len(cw.order)
     # token distance in the evidence between each content word and the previous / next content word of the claim
-    order = [i for i in range(n) if content[i]]
+    order = cw.order
     near_prev = [float(_FAR)] * n
     near_next = [float(_FAR)] * n
     for a_i, b_i in zip(order, order[1:]):
@@ -208,17 +263,16 @@ def claim_rows(claim: str, evidence: str, question: Optional[str], *, index: int
     pairs = len(order) - 1
     pairs_near = sum(1 for i in order[1:] if near_prev[i] <= 8) / pairs if pairs > 0 else 0.0
     false_field = [k is not None and k in ev.false_keys for k in keys]
-    relation = [t for t in toks if t in _RELATION]
-    bigram_hits = sum(1 for b in zip(toks, toks[1:]) if b in ev.bigrams)
+    relation = cw.relation
+    bigram_in = [b in bigrams for b in cw.bigrams]
     claim_part = (
         float(_KINDS.index(a.kind)), float(RULES.index(rule)), a.cover1, cover[0], cover[1], cover[2],
-        float(len(a.missing_numbers)), float(len(_numbers(claim, claim=True))), a.rival_cover, a.negation_match,
+        float(len(a.missing_numbers)), float(len(claim_numbers(claim))), a.rival_cover, a.negation_match,
         float(len(a.missing_names)), float(len(a.uncovered)), float(n), float(n_content),
-        sum(f for f, c in zip(found, content) if c) / max(n_content, 1), bigram_hits / max(n - 1, 1),
-        float(index), float(sentence), math.log1p(start), float(any(t in ("not", "no", "never") or t.endswith("n't")
-                                                                     for t in toks)),
+        sum(found) / max(n_content, 1), sum(bigram_in) / max(n - 1, 1),
+        float(index), float(sentence), math.log1p(start), float(cw.negated),
         pairs_near, float(sum(false_field)), float(len(relation)),
-        sum(1 for t in relation if t in ev.counts) / len(relation) if relation else 1.0,
+        sum(1 for t in relation if t in counts) / len(relation) if relation else 1.0,
     )
     record_part = (*ev.record, float(len(question.split())) if question else 0.0)
 
@@ -236,29 +290,32 @@ def claim_rows(claim: str, evidence: str, question: Optional[str], *, index: int
             i = j
         else:
             i += 1
+    # found content words within _WINDOW of each word, itself left out (a found word is a content word)
+    ahead = [0]
+    for f in found:
+        ahead.append(ahead[-1] + f)
 
-    for i, (tok, key) in enumerate(zip(toks, keys)):
-        lo, hi = max(0, i - _WINDOW), min(n, i + _WINDOW + 1)
-        wc = [k for k in range(lo, hi) if k != i and content[k]]
-        is_num = any(ch.isdigit() for ch in tok)
-        m = matches[i]
-        capital = m.group(0)[0].isupper() and i > 0
-        out[i, : len(WORD_FEATURES)] = (
-            float(content[i]), float(is_num), float(capital), float(len(tok)),
-            float(key is not None and key in postings), float(tok in ev.counts), math.log1p(ev.counts.get(tok, 0)),
-            float(key is not None and key in qkeys),
-            float(i > 0 and (toks[i - 1], tok) in ev.bigrams), float(i + 1 < n and (tok, toks[i + 1]) in ev.bigrams),
-            float(0 < i < n - 1 and (toks[i - 1], tok, toks[i + 1]) in ev.trigrams),
-            float(key is not None and key in best), float(key is not None and key in chosen),
-            float(is_num and bool(_numbers(tok, claim=False) & ev.numbers)),
-            i / n, (n - 1 - i) / n,
-            sum(found[k] for k in wc) / max(len(wc), 1), float(len(wc)), run[i],
-            math.log1p(near_prev[i]), math.log1p(near_next[i]), float(false_field[i]),
-            float(tok in _HEDGE), float(tok in _QUANTIFIER), float(tok in _CAUSAL), float(tok in _TEMPORAL),
-            float(tok in _COMPARATIVE),
-        )
-        out[i, len(WORD_FEATURES): len(WORD_FEATURES) + len(CLAIM_FEATURES)] = claim_part
-        out[i, len(WORD_FEATURES) + len(CLAIM_FEATURES):] = record_part
+    out = cw.fixed.copy()
+    out[:, _W["w_key_in_ev"]] = in_postings
+    out[:, _W["w_raw_in_ev"]] = [t in counts for t in toks]
+    out[:, _W["w_ev_count"]] = [math.log1p(counts.get(t, 0)) for t in toks]
+    out[:, _W["w_in_question"]] = [k is not None and k in qkeys for k in keys]
+    out[:, _W["w_bigram_prev"]] = [False, *bigram_in]
+    out[:, _W["w_bigram_next"]] = [*bigram_in, False]
+    if n > 1:
+        out[:, _W["w_trigram"]] = [False, *(t in ev.trigrams for t in cw.trigrams), False]
+    out[:, _W["w_in_best"]] = [k is not None and k in best for k in keys]
+    out[:, _W["w_in_chosen"]] = [k is not None and k in chosen for k in keys]
+    out[:, _W["w_number_in_ev"]] = [nums is not None and not nums.isdisjoint(ev.numbers) for nums in cw.tok_numbers]
+    out[:, _W["w_window_found"]] = [
+        (ahead[min(n, i + _WINDOW + 1)] - ahead[max(0, i - _WINDOW)] - found[i]) / max(w, 1)
+        for i, w in enumerate(cw.window)]
+    out[:, _W["w_run_missing"]] = run
+    out[:, _W["w_near_prev"]] = [math.log1p(x) for x in near_prev]
+    out[:, _W["w_near_next"]] = [math.log1p(x) for x in near_next]
+    out[:, _W["w_false_field"]] = false_field
+    out[:, len(WORD_FEATURES): len(WORD_FEATURES) + len(CLAIM_FEATURES)] = claim_part
+    out[:, len(WORD_FEATURES) + len(CLAIM_FEATURES):] = record_part
     return WordRows(spans, out, a, rule)
 
 
@@ -274,21 +331,32 @@ def claim_matrix(word_probs: Sequence[np.ndarray], rows: Sequence[WordRows]) -> 
     """Claim-model rows for claims judged together: ``word_probs[i]`` are the word model's P(hallucinated) for the
     words of claim i, ``rows[i]`` its feature rows."""
     n_word = len(WORD_FEATURES)
-    out = np.zeros((len(rows), len(CLAIM_MODEL_FEATURES)), dtype=np.float32)
+    n = len(rows)
+    out = np.zeros((n, len(CLAIM_MODEL_FEATURES)), dtype=np.float32)
     for i, (p, r) in enumerate(zip(word_probs, rows)):
         if len(p) == 0:
             continue
         top = np.sort(p)[::-1]
-        out[i, :7] = (p.max(), p.mean(), top[:3].mean(), (p >= 0.2).sum(), (p >= 0.5).sum(), (p >= 0.2).mean(), len(p))
+        n20 = int((p >= 0.2).sum())
+        out[i, :7] = (top[0], p.mean(), top[:3].mean(), n20, (p >= 0.5).sum(), n20 / len(p), len(p))
         out[i, 7: 7 + len(CLAIM_FEATURES) + len(RECORD_FEATURES)] = r.matrix[0, n_word:]
+    if not n:
+        return out
     maxes = out[:, 0]
     k = len(CLAIM_MODEL_FEATURES) - len(ANSWER_FEATURES)
     col = {name: 7 + j for j, name in enumerate(CLAIM_FEATURES)}
-    found_mean = out[:, col["c_found_frac"]].mean() if len(rows) else 0.0
-    missing = (out[:, col["c_missing_numbers"]] + out[:, col["c_missing_names"]]).sum()
-    near_mean = out[:, col["c_pairs_near"]].mean() if len(rows) else 0.0
-    for i in range(len(rows)):
-        others = np.delete(maxes, i)
-        out[i, k:] = (len(rows), others.max() if len(others) else 0.0, maxes.mean(), out[:, 3].sum(),
-                      out[:, 6].sum(), float((maxes > maxes[i]).sum()), found_mean, missing, near_mean)
+    # the highest of the other claims' maxima: the answer's highest, or for the one claim holding it alone, the next
+    ranked = np.sort(maxes)
+    others = np.full(n, ranked[-1], dtype=np.float32)
+    if n == 1:
+        others[0] = 0.0
+    elif ranked[-2] < ranked[-1]:
+        others[maxes == ranked[-1]] = ranked[-2]
+    out[:, k: k + 9] = np.column_stack([
+        np.full(n, n, dtype=np.float32), others, np.full(n, maxes.mean(), dtype=np.float32),
+        np.full(n, out[:, 3].sum(), dtype=np.float32), np.full(n, out[:, 6].sum(), dtype=np.float32),
+        (maxes[None, :] > maxes[:, None]).sum(axis=1).astype(np.float32),
+        np.full(n, out[:, col["c_found_frac"]].mean(), dtype=np.float32),
+        np.full(n, (out[:, col["c_missing_numbers"]] + out[:, col["c_missing_names"]]).sum(), dtype=np.float32),
+        np.full(n, out[:, col["c_pairs_near"]].mean(), dtype=np.float32)])
     return out

@@ -227,18 +227,27 @@ def _weight(word: str, surface: str, names: set[str]) -> float:
     return 1.0
 
 
-def _assess(claim: str, evidence: str, question: Optional[str], max_sentences: int) -> _Assessment:
+@dataclass(frozen=True)
+class _Claim:
+    """What ``_assess`` reads of a claim alone: one claim is read against every chunk and then the whole context, so
+    this is worked out once per claim text (``_claim``). The dicts are read, never changed."""
+
+    meta: bool  # a meta, hedging or refusal sentence
+    keys: dict[str, float]  # word key -> weight, in the order the words come
+    shown: dict[str, str]  # word key -> the surface form shown for it
+    names: frozenset[str]  # capitalised names, lower-cased, without a possessive
+    numbers: frozenset[str]  # _numbers(claim, claim=True), meta or not
+    negated: bool
+
+
+@lru_cache(maxsize=1024)
+def _claim(claim: str) -> _Claim:
+    numbers = frozenset(_numbers(claim, claim=True))
     if _META_START.search(claim) or _META_ANY.search(claim):
-        return _Assessment("meta", "a meta, hedging or refusal sentence states nothing to check against the evidence")
+        return _Claim(True, {}, {}, frozenset(), numbers, False)
     # times and references are checked as numbers (or not at all), not as words
     surface = _words(_TIME.sub(" ", _REFERENCE.sub(" ", _LIST_MARKER.sub(" ", claim))))
-    if not surface:
-        return _Assessment("empty", "the claim has no content words to check")
-    qkeys = {_key(w) for w in _words(question)} if question else set()
-    idx = _index(evidence)
-    if not idx.sentences:
-        return _Assessment("no-evidence", "the evidence text is empty")
-    names = {n.split("'")[0] for n in capitalised_names(claim)}
+    names = frozenset(n.split("'")[0] for n in capitalised_names(claim))
     keys: dict[str, float] = {}
     shown: dict[str, str] = {}
     for w, s in surface.items():
@@ -247,6 +256,31 @@ def _assess(claim: str, evidence: str, question: Optional[str], max_sentences: i
         if wt > keys.get(k, 0.0):
             keys[k] = wt
             shown[k] = s
+    return _Claim(False, keys, shown, names, numbers, _negated(claim))
+
+
+@lru_cache(maxsize=256)
+def question_keys(question: str) -> frozenset[str]:
+    """The word keys of a question (one question is read with every claim of its answer)."""
+    return frozenset(_key(w) for w in _words(question))
+
+
+def claim_numbers(claim: str) -> frozenset[str]:
+    """``_numbers(claim, claim=True)``, worked out once per claim text."""
+    return _claim(claim).numbers
+
+
+def _assess(claim: str, evidence: str, question: Optional[str], max_sentences: int) -> _Assessment:
+    side = _claim(claim)
+    if side.meta:
+        return _Assessment("meta", "a meta, hedging or refusal sentence states nothing to check against the evidence")
+    if not side.keys:
+        return _Assessment("empty", "the claim has no content words to check")
+    qkeys = question_keys(question) if question else frozenset()
+    idx = _index(evidence)
+    if not idx.sentences:
+        return _Assessment("no-evidence", "the evidence text is empty")
+    names, keys, shown = side.names, side.keys, side.shown
     in_evidence = {k for k in keys if k in idx.postings}
     # words the claim merely repeats from the question are neither evidence of support nor of fabrication
     checkable = {k: w for k, w in keys.items() if k in in_evidence or k not in qkeys}
@@ -258,8 +292,7 @@ def _assess(claim: str, evidence: str, question: Optional[str], max_sentences: i
     for k in checkable:
         for i in idx.postings.get(k, ()):
             counts[i] += 1
-    claim_numbers = _numbers(claim, claim=True)
-    missing = frozenset(n for n in claim_numbers if n not in idx.all_numbers)
+    missing = frozenset(n for n in side.numbers if n not in idx.all_numbers)
     if not counts:
         return _Assessment("no-evidence", "no evidence sentence shares a content word")
 
@@ -291,7 +324,7 @@ def _assess(claim: str, evidence: str, question: Optional[str], max_sentences: i
                 rival, rival_cover = i, c
     negation_match = 0.0
     top_text = idx.sentences[top].text
-    if _negated(claim) != _negated(top_text):
+    if side.negated != _negated(top_text):
         back = len(idx.keys[top] & set(keys)) / max(1, len(idx.keys[top]))
         negation_match = min(cover1, back)
     missing_names = tuple(sorted(
@@ -314,6 +347,7 @@ def _assess(claim: str, evidence: str, question: Optional[str], max_sentences: i
     )
 
 
+@lru_cache(maxsize=4096)
 def _negated(text: str) -> bool:
     """Negation polarity, ignoring "not only"/"not just" (which add rather than deny)."""
     return has_negation(_NOT_ONLY.sub(" ", text))
