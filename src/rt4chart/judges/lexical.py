@@ -217,7 +217,8 @@ class _Assessment:
     uncovered: tuple[str, ...] = ()
 
 
-def _weight(word: str, surface: str, names: set[str]) -> float:
+def _weight(word: str, surface: str, names: "set[str] | frozenset[str]") -> float:
+    """2, 1 or 1/2 (``_assess`` relies on sums of these being exact in any order)."""
     if word[0].isdigit():
         return 2.0
     if surface in names:
@@ -296,13 +297,17 @@ def _assess(claim: str, evidence: str, question: Optional[str], max_sentences: i
     if not counts:
         return _Assessment("no-evidence", "no evidence sentence shares a content word")
 
-    def gain(i: int, covered: set[str]) -> float:
-        return sum(w for k, w in checkable.items() if k in idx.keys[i] and k not in covered)
-
+    ck = set(checkable)
     candidates = [i for i, _ in counts.most_common(_CANDIDATES)]
+    shared = {i: ck & idx.keys[i] for i in candidates}
+
+    def gain(i: int, covered: set[str]) -> float:
+        # the weights are 2, 1 or 1/2: their sum is exact in any order
+        return sum(checkable[k] for k in shared[i] - covered)
+
     top = max(candidates, key=lambda i: (gain(i, set()), -i))
     order = [top]
-    covered = set(checkable) & idx.keys[top]
+    covered = set(shared[top])
     cover = [sum(checkable[k] for k in covered) / total]
     candidates.remove(top)
     while len(order) < max_sentences and len(covered) < len(checkable) and candidates:
@@ -312,9 +317,8 @@ def _assess(claim: str, evidence: str, question: Optional[str], max_sentences: i
         pick = -pick
         order.append(pick)
         candidates.remove(pick)
-        covered |= set(checkable) & idx.keys[pick]
+        covered |= shared[pick]
         cover.append(sum(checkable[k] for k in covered) / total)
-    ck = set(checkable)
     cover1 = len(ck & idx.keys[top]) / len(ck)
     rival, rival_cover = -1, 0.0
     if missing:

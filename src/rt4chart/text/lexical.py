@@ -320,14 +320,23 @@ def one_edit(claim: str, sentences: Sequence[str]) -> Optional[Edit]:
 
     A sentence-initial capital says nothing, and a paraphrase rarely keeps both neighbours of a name while changing
     it. How often this fires on RAGTruth train, and how often rightly: ``docs/results/local_judge.md``."""
-    cw = _edit_words(claim)
+    cw, words, negates = _claim_words(claim)
     if len(cw) < 2:
         return None
     sentences = tuple(sentences)
-    words, vocabulary = [w for w, _, _ in cw], _vocabulary(sentences)
+    vocabulary = _vocabulary(sentences)
     # names and number words of the claim found nowhere in the evidence, in the order they are tried
     runs = [(kind, i, j) for kind, test in _KINDS.items() for i, j in _runs(words, vocabulary, test)]
-    if not (runs or any(w.lower() in _VERB_NEGATIONS or w.lower().endswith("n't") for w in words)):
+    if not (runs or negates):
         return None  # most claims: nothing to look for, and the sentences need no index
     ev = _sentences(sentences)
-    return _swap(claim, cw, runs, ev) or _negation(claim, cw, ev)
+    return _swap(claim, list(cw), runs, ev) or _negation(claim, list(cw), ev)
+
+
+@lru_cache(maxsize=1024)
+def _claim_words(claim: str) -> tuple[tuple[tuple[str, int, int], ...], tuple[str, ...], bool]:
+    """A claim's ``_edit_words``, the words alone, and whether one of them is a verb negation: one claim is read
+    against every chunk and then the whole context."""
+    cw = tuple(_edit_words(claim))
+    words = tuple(w for w, _, _ in cw)
+    return cw, words, any(w.lower() in _VERB_NEGATIONS or w.lower().endswith("n't") for w in words)
