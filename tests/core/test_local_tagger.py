@@ -56,6 +56,18 @@ def test_encoder_layout_marks_claim_tokens_and_respects_the_window():
     assert len(e3.ids) <= T.MIN_EVIDENCE + 20 and len(e3.positions) == 17
 
 
+def test_an_evidence_read_again_gives_the_encoding_a_fresh_encoder_gives():
+    # the sentences' token ids (and their words, for the selection) are kept per evidence text
+    long = [f"Sentence number {i} talks about topic {i}." for i in range(60)] + ["Lyon lies on the Rhone."]
+    enc = T.Encoder(TOKENIZER, max_len=64)
+    for claims in ("Lyon lies on the Seine.", "Topic 7 is about Lyon.", "Lyon lies on the Seine."):
+        got, want = enc.encode("Where?", long, claims), T.Encoder(TOKENIZER, max_len=64).encode("Where?", long, claims)
+        for a, b in zip((got.ids, got.types, got.positions, got.offsets), (want.ids, want.types, want.positions,
+                                                                           want.offsets)):
+            assert (a == b).all()
+    assert enc._sentence_ids.cache_info().hits == 2
+
+
 def test_word_probabilities_take_the_riskiest_token_and_nan_beyond_the_window():
     enc = T.Encoded(ids=np.zeros(6, dtype=np.int64), types=np.zeros(6, dtype=np.int64),
                     positions=np.arange(3, 6), offsets=np.array([[10, 14], [14, 17], [18, 22]]))

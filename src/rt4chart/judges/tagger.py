@@ -19,6 +19,7 @@ import math
 import os
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
@@ -60,13 +61,19 @@ def _words(text: str) -> set[str]:
     return {w for w in (m.group().lower() for m in _WORD.finditer(text)) if len(w) > 2 or w.isdigit()}
 
 
+@lru_cache(maxsize=8192)
+def _sentence_words(sentence: str) -> frozenset[str]:
+    """``_words`` of an evidence sentence (a context is read again for every answer to it)."""
+    return frozenset(_words(sentence))
+
+
 def select_sentences(sentences: Sequence[str], lengths: Sequence[int], claims: str, budget: int) -> list[int]:
     """Indices (in order) of the evidence sentences that fit in ``budget`` tokens: all of them when they fit, else
     greedily the ones sharing the most claim words, each shared word weighted by its rarity among the sentences."""
     if sum(lengths) <= budget:
         return list(range(len(sentences)))
     wanted = _words(claims)
-    per = [_words(s) & wanted for s in sentences]
+    per = [_sentence_words(s) & wanted for s in sentences]
     df: dict[str, int] = {}
     for ws in per:
         for w in ws:
@@ -96,6 +103,11 @@ class Encoder:
         self.cls = self.tok.token_to_id("[CLS]")
         self.sep = self.tok.token_to_id("[SEP]")
         self.max_len = max_len
+        # the token ids of an evidence text's sentences: a context is read again for every answer to it
+        self._sentence_ids = lru_cache(maxsize=64)(self._encode_sentences)
+
+    def _encode_sentences(self, sentences: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(e.ids) for e in self._ids(sentences, offsets=False))
 
     def _ids(self, texts: Sequence[str], offsets: bool = True) -> list[Any]:
         """Encodings of ``texts``; without ``offsets`` (their ids are all that is read), the faster path of
@@ -119,15 +131,15 @@ class Encoder:
         n_claim = min(len(claim_enc.ids), max(0, room - MIN_EVIDENCE))
         q_ids = self._ids([question], offsets=False)[0].ids[:MAX_QUESTION] if question and question.strip() else []
         sents = [s for s in evidence_sentences if s.strip()]
-        encs = self._ids(sents, offsets=False)
+        encs = self._sentence_ids(tuple(sents))
         budget = room - n_claim - len(q_ids)
-        keep = select_sentences(sents, [len(e.ids) for e in encs], text, budget)
+        keep = select_sentences(sents, [len(e) for e in encs], text, budget)
         first: list[int] = list(q_ids)
         for i in keep:
-            first.extend(encs[i].ids)
+            first.extend(encs[i])
         if not keep and encs and budget > 0:  # one sentence longer than the budget: its beginning
             wanted = _words(text)
-            first.extend(encs[max(range(len(sents)), key=lambda i: len(_words(sents[i]) & wanted))].ids[:budget])
+            first.extend(encs[max(range(len(sents)), key=lambda i: len(_words(sents[i]) & wanted))][:budget])
         first = first[: room - n_claim]
         ids = [self.cls, *first, self.sep, *claim_enc.ids[:n_claim], self.sep]
         types = [0] * (len(first) + 2) + [1] * (n_claim + 1)
