@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from rt4chart.judges.local import model_dir  # noqa: E402
 from rt4chart.judges.tagger import TAGGER_MODEL  # noqa: E402
-from tagger_graph import fuse_file, quantize, quantize_as_shipped  # noqa: E402
+from tagger_graph import fuse_file, quantize, quantize_as_shipped, rows_file  # noqa: E402
 
 
 def session(model, threads: int):
@@ -122,6 +122,7 @@ def shallow(layers: int, folder: Path) -> Path:
     fp32, int8 = folder / f"l{layers}-fp32.onnx", folder / f"l{layers}.onnx"
     onnx_export(model, torch, (x, torch.zeros_like(x)), fp32)
     fuse_file(fp32, fp32, model.config.num_attention_heads)
+    rows_file(fp32, fp32)
     quantize_as_shipped(fp32, int8)
     return int8
 

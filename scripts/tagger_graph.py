@@ -9,6 +9,9 @@ export`` and ``benchmarks/tagger_graph_variants.py``; needs ``onnx``).
 by one ``com.microsoft.MultiHeadAttention(q, k, v)`` node with the same scale, which onnxruntime runs as one kernel
 (the graph takes no attention mask, so onnxruntime's own transformer optimizer does not fuse it). The projections
 around it are untouched, so dynamic quantization afterwards quantizes the same MatMuls.
+
+``last_layer_rows`` then gives the fused graph a ``positions`` input and computes the last layer for those rows
+only (the keys and values of every token, the queries and everything after them of the rows asked for).
 """
 
 from __future__ import annotations
@@ -167,8 +170,9 @@ def last_layer_rows(model: Any, name: str = "positions") -> None:
     only the rows the caller reads: a new int64 input ``name`` (token indices) picks the rows of the last layer's
     input that go on to its query projection and its residual sum; its keys and values still read every token. The
     logits are then those of these rows, in their order, the same values the full graph gives there (up to float
-    rounding; with dynamic int8 quantization the rows' own activation scale). The judge reads the claim tokens only:
-    a few dozen of 512 rows, so the last layer's query, output and feed-forward projections shrink by that much."""
+    rounding; with dynamic int8 quantization the rows' own activation scale). The judge reads the claim tokens only
+    (on RAGTruth validation a median of 145 of 503 rows), so the last layer's query, output and feed-forward
+    projections and its attention shrink by that much."""
     from onnx import TensorProto, helper
 
     graph = model.graph

@@ -30,7 +30,9 @@ Seeded (``--seed``). Runs on CPU (``--threads``) but slowly: 2 threads take abou
 
 ``--layers N`` keeps the base model's bottom N of its 6 layers, for a faster tagger trained as such: an untrained
 int8 export of 4 layers took 58 ms per 512-token pass on 2 threads against 85-90 ms for the shipped 6 (3 layers: 44
-ms). A variant goes into a copy of the models folder, so that the shipped files stay as they are::
+ms), and, built as shipped since session 8 (the last layer for the claim rows only), 40.8 ms against 81.0
+(``benchmarks/tagger_graph_variants.py --layers 4``). A variant goes into a copy of the models folder, so that the
+shipped files stay as they are::
 
     cp -r src/rt4chart/judges/models /tmp/l4 && cp .cache/local_tagger/enc-v2-13-512.npz .cache/l4/
     python3 scripts/train_local_tagger.py --stage train --layers 4 --cache-dir .cache/l4 --device cuda
