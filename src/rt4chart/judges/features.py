@@ -226,8 +226,6 @@ def _claim_words(claim: str) -> _ClaimWords:
 
 
 _W = {name: i for i, name in enumerate(WORD_FEATURES)}
-#: the lru caches of this module and of the lexical judge's claim side (a benchmark clears them between runs)
-_CACHES = (_evidence, _claim_words)
 
 
 def claim_rows(claim: str, evidence: str, question: Optional[str], *, index: int = 0, sentence: int = 0,
