@@ -182,14 +182,21 @@ class _Index:
         self.numbers: list[frozenset[str]] = []
         self.postings: dict[str, list[int]] = {}
         for i, s in enumerate(self.sentences):
-            ks = frozenset(_key(w) for w in _words(s.text))
+            ks, numbers = _sentence_index(s.text)
             self.keys.append(ks)
-            self.numbers.append(frozenset(_numbers(s.text, claim=False)))
+            self.numbers.append(numbers)
             for k in ks:
                 self.postings.setdefault(k, []).append(i)
         self.all_numbers = frozenset().union(*self.numbers) if self.numbers else frozenset()
         self.lowered = text.lower()
         self.codes = frozenset(re.findall(r"\b[A-Z]{2}\b", text))
+
+
+@lru_cache(maxsize=8192)
+def _sentence_index(sentence: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The word keys and numbers of one sentence: the chunks of a context and the context itself hold the same
+    sentences, and each text is indexed on its own."""
+    return frozenset(_key(w) for w in _words(sentence)), frozenset(_numbers(sentence, claim=False))
 
 
 @lru_cache(maxsize=64)

@@ -218,9 +218,16 @@ def _vocabulary(sentences: tuple[str, ...]) -> frozenset[str]:
     return frozenset(w[:-2] if w.endswith("'s") else w for w in _EDIT_WORD.findall(text))
 
 
+@lru_cache(maxsize=8192)
+def _sentence_words(sentence: str) -> list[tuple[str, int, int]]:
+    """``_edit_words`` of an evidence sentence (read, never changed): the chunks of a context and the context itself
+    hold the same sentences."""
+    return _edit_words(sentence)
+
+
 @lru_cache(maxsize=16)
 def _sentences(sentences: tuple[str, ...]) -> _Sentences:
-    words = [_edit_words(s) for s in sentences]
+    words = [_sentence_words(s) for s in sentences]
     lower = [[w.lower() for w, _, _ in ws] for ws in words]
     sets = [set(ws) for ws in lower]
     postings: dict[str, list[int]] = {}
