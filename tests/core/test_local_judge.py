@@ -174,15 +174,20 @@ def test_auto_picks_the_local_judge_offline_and_audit_uses_it(monkeypatch, tmp_p
     assert rows and all(r["judge"] == "local" for r in rows if "judge" in r)
 
 
+def _judged_by_rules(ctx: str, *texts: str) -> list:
+    """The global judgments of ``texts`` at threshold 0.99, where the model alone calls every claim entailed: what
+    is flagged there, a rule flagged."""
+    claims = [_claim(t, i) for i, t in enumerate(texts)]
+    return asyncio.run(local.LocalJudge(threshold=0.99).judge(claims, ctx, question=None, stage="global"))
+
+
 def test_rules_flag_clear_cases_the_model_never_learned():
-    judge = local.LocalJudge(threshold=0.99)  # the model alone would call every claim entailed at this threshold
     ctx = ("Acme Corp reported revenue of $4.2 billion for fiscal 2023, up 8% from the previous year. "
            "Photography with flash is not permitted inside the galleries.")
-    claims = [_claim("Acme Corp reported revenue of $5.1 billion for fiscal 2023, up 8% from the previous year."),
-              _claim("Photography with flash is permitted inside the galleries.", 1),
-              _claim("Zebras migrate through Kenyan savannas.", 2),
-              _claim("Acme Corp reported revenue for fiscal 2023.", 3)]
-    swap, flip, unseen, fine = asyncio.run(judge.judge(claims, ctx, question=None, stage="global"))
+    swap, flip, unseen, fine = _judged_by_rules(
+        ctx, "Acme Corp reported revenue of $5.1 billion for fiscal 2023, up 8% from the previous year.",
+        "Photography with flash is permitted inside the galleries.", "Zebras migrate through Kenyan savannas.",
+        "Acme Corp reported revenue for fiscal 2023.")
     assert swap.label == Label.CONTRADICTED and "$4.2 billion" in swap.evidence[0] and swap.score >= 0.99
     assert flip.label == Label.CONTRADICTED and "not permitted" in flip.evidence[0]
     assert unseen.label == Label.BASELESS and unseen.evidence == () and "none of the claim's content words" in unseen.reason
@@ -190,14 +195,11 @@ def test_rules_flag_clear_cases_the_model_never_learned():
 
 
 def test_a_sentence_copied_but_for_one_edit_is_contradicted_with_that_sentence():
-    judge = local.LocalJudge(threshold=0.99)  # the model alone calls all of these entailed at this threshold
     ctx = ("The Eiffel Tower is in Paris. About seven million people visit it every year. "
            "Visitors can climb the stairs or take a lift to the top.")
-    claims = [_claim("The Eiffel Tower is in London."),
-              _claim("About seventy million people visit it every year.", 1),
-              _claim("Visitors cannot take a lift to the top.", 2),
-              _claim("The Eiffel Tower is in Paris.", 3)]
-    london, seventy, cannot, paris = asyncio.run(judge.judge(claims, ctx, question=None, stage="global"))
+    london, seventy, cannot, paris = _judged_by_rules(
+        ctx, "The Eiffel Tower is in London.", "About seventy million people visit it every year.",
+        "Visitors cannot take a lift to the top.", "The Eiffel Tower is in Paris.")
     assert london.label == Label.CONTRADICTED and london.evidence == ("The Eiffel Tower is in Paris.",)
     assert london.spans == (Span(start=23, end=29),) and "'London'" in london.reason and "'Paris'" in london.reason
     assert london.score >= 0.99  # raised to the threshold, so that the score agrees with the label

@@ -347,7 +347,6 @@ class LocalJudge:
             version += f"+tagger@{self._models.tagger_card.get('version', '?')}"
         threshold, word_threshold = self._cuts[tagged]
         out = []
-        sentences = F.sentences_of(evidence)
         texts = F.sentence_texts(evidence)
         for claim, rows_i, wp, q, forced in zip(claims, rows, word_p, claim_p, by_rule):
             a = rows_i.assessment
@@ -360,9 +359,6 @@ class LocalJudge:
                                     reason=f"none of the claim's content words occurs in the evidence "
                                     f"(model P(hallucinated)={q:.2f})"))
                 continue
-            ranked = sorted(zip(wp, rows_i.spans), key=lambda x: -x[0])
-            top_words = ", ".join(list(dict.fromkeys(claim.text[s:e] for p, (s, e) in ranked
-                                                     if p >= word_threshold))[:8])
             if forced:
                 q = max(q, threshold)  # a number swap or negation flip: flagged, the score agrees
             edit = None if forced else one_edit(claim.text, texts)
@@ -376,19 +372,22 @@ class LocalJudge:
                 spans = tuple(Span(start=s, end=e) for s, e in merge_words(
                     [(s, e, float(p)) for (s, e), p in zip(rows_i.spans, wp)], word_threshold))
                 if rows_i.rule in ("number-conflict", "negation-conflict"):
-                    quote = sentences[a.rival if rows_i.rule == "number-conflict" else a.order[0]].text
+                    quote = texts[a.rival if rows_i.rule == "number-conflict" else a.order[0]]
                     why = "a number in the claim differs from" if rows_i.rule == "number-conflict" else \
                         "the claim has the opposite negation of"
                     out.append(Judgment(label=Label.CONTRADICTED, evidence=(quote,), score=round(q, 4), spans=spans,
                                         reason=f"P(hallucinated)={q:.2f}: {why} the closest evidence sentence",
                                         prompt_version=version))
                 else:
+                    ranked = sorted(zip(wp, rows_i.spans), key=lambda x: -x[0])
+                    top_words = ", ".join(list(dict.fromkeys(claim.text[s:e] for p, (s, e) in ranked
+                                                             if p >= word_threshold))[:8])
                     missing = f"; unsupported words: {top_words}" if top_words else ""
                     out.append(Judgment(label=Label.BASELESS, score=round(q, 4), spans=spans,
                                         reason=f"P(hallucinated)={q:.2f} >= {threshold:.2f}{missing}",
                                         prompt_version=version))
                 continue
-            quotes = tuple(sentences[i].text for i in sorted(a.order[:3])) if a is not None and a.order else ()
+            quotes = tuple(texts[i] for i in sorted(a.order[:3])) if a is not None and a.order else ()
             out.append(Judgment(label=Label.ENTAILED, evidence=quotes, score=round(q, 4),
                                 reason=f"P(hallucinated)={q:.2f} < {threshold:.2f}"
                                 + ("" if quotes else "; nothing in the claim to check against the evidence"),

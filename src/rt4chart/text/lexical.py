@@ -219,7 +219,7 @@ def _vocabulary(sentences: tuple[str, ...]) -> frozenset[str]:
 
 
 @lru_cache(maxsize=8192)
-def _sentence_words(sentence: str) -> list[tuple[str, int, int]]:
+def _sentence_edit_words(sentence: str) -> list[tuple[str, int, int]]:
     """``_edit_words`` of an evidence sentence (read, never changed): the chunks of a context and the context itself
     hold the same sentences."""
     return _edit_words(sentence)
@@ -227,7 +227,7 @@ def _sentence_words(sentence: str) -> list[tuple[str, int, int]]:
 
 @lru_cache(maxsize=16)
 def _sentences(sentences: tuple[str, ...]) -> _Sentences:
-    words = [_sentence_words(s) for s in sentences]
+    words = [_sentence_edit_words(s) for s in sentences]
     lower = [[w.lower() for w, _, _ in ws] for ws in words]
     sets = [set(ws) for ws in lower]
     postings: dict[str, list[int]] = {}
@@ -327,7 +327,7 @@ def one_edit(claim: str, sentences: Sequence[str]) -> Optional[Edit]:
 
     A sentence-initial capital says nothing, and a paraphrase rarely keeps both neighbours of a name while changing
     it. How often this fires on RAGTruth train, and how often rightly: ``docs/results/local_judge.md``."""
-    cw, words, negates = _claim_words(claim)
+    cw, words, negates = _claim_edit_words(claim)
     if len(cw) < 2:
         return None
     sentences = tuple(sentences)
@@ -341,7 +341,7 @@ def one_edit(claim: str, sentences: Sequence[str]) -> Optional[Edit]:
 
 
 @lru_cache(maxsize=1024)
-def _claim_words(claim: str) -> tuple[tuple[tuple[str, int, int], ...], tuple[str, ...], bool]:
+def _claim_edit_words(claim: str) -> tuple[tuple[tuple[str, int, int], ...], tuple[str, ...], bool]:
     """A claim's ``_edit_words``, the words alone, and whether one of them is a verb negation: one claim is read
     against every chunk and then the whole context."""
     cw = tuple(_edit_words(claim))
