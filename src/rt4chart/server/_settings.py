@@ -19,7 +19,7 @@ class ServerSettings:
     request body (413 above it); ``max_records`` bounds a batch (422 ``too_many_records`` above it); ``timeout_s``
     bounds one request's audit (504 after it). ``gate=False`` turns ``/v1/triage`` off (503). ``judge`` is a name
     from ``rt4chart.judges.registry``; the judge is built once at startup. ``tagger=False`` runs the local judge
-    without its MiniLM tagger (trees only: a median of about 30 ms per answer instead of 105 to 120).
+    without its MiniLM tagger (trees only: a median of about 25 ms per answer instead of about 95).
     """
 
     judge: str = "auto"
