@@ -29,7 +29,7 @@ from rt4chart.judges import features as F  # noqa: E402
 from rt4chart.text.lexical import one_edit  # noqa: E402
 from train_local_judge import claim_is_hallucinated, split_groups  # noqa: E402
 
-KINDS = ("name", "number", "negation")
+KINDS = ("name", "number", "word", "negation", "affirmation")
 
 
 def main() -> None:

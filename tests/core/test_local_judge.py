@@ -207,3 +207,16 @@ def test_a_sentence_copied_but_for_one_edit_is_contradicted_with_that_sentence()
     assert cannot.label == Label.CONTRADICTED and cannot.spans == (Span(start=9, end=15),)
     assert "negates" in cannot.reason and "Visitors can climb" in cannot.evidence[0]
     assert paris.label == Label.ENTAILED
+
+
+def test_a_scale_word_a_contrast_word_or_a_dropped_negation_is_contradicted():
+    ctx = ("The company raised 1.2 million dollars in its first round. The Eiffel Tower is 330 metres tall. "
+           "Entry to the museum is never free.")
+    billion, wide, free, high = _judged_by_rules(
+        ctx, "The company raised 1.2 billion dollars in its first round.", "The Eiffel Tower is 330 metres wide.",
+        "Entry to the museum is free.", "The Eiffel Tower is 330 metres high.")
+    assert billion.label == Label.CONTRADICTED and "'billion'" in billion.reason and "'million'" in billion.reason
+    assert wide.label == Label.CONTRADICTED and wide.spans == (Span(start=31, end=35),)  # "wide"
+    assert free.label == Label.CONTRADICTED and "negates" in free.reason and "never free" in free.reason
+    assert free.evidence == ("Entry to the museum is never free.",)
+    assert high.label == Label.ENTAILED

@@ -1,5 +1,5 @@
-"""One-edit copies (rt4chart.text.lexical.one_edit): an evidence sentence copied with another name or number word in
-one place, or with a negation it does not have."""
+"""One-edit copies (rt4chart.text.lexical.one_edit): an evidence sentence copied with another name, number word or
+word of a closed class in one place, with a negation it does not have, or without the negation it has."""
 
 from __future__ import annotations
 
@@ -12,6 +12,9 @@ TOWER = ("The Eiffel Tower is in Paris. It was completed in 1889 and is 330 metr
          "visit it every year. Visitors can climb the stairs or take a lift to the top.")
 PRIZE = "Marie Curie won the Nobel Prize in Physics in 1903 with Pierre Curie and Henri Becquerel."
 FIRM = "The company reported revenue of $5.1 billion. The CEO is Jane Smith of Zürich."
+SALES = "Sales rose by 5% in 2020. The shop is closed on Sundays."
+MUSEUM = ("Entry to the museum is never free. Visitors cannot take photographs inside the museum. The museum wasn't "
+          "built by the city; a trust paid for it.")
 
 
 def edit(claim, context):
@@ -28,6 +31,16 @@ def edit(claim, context):
     ("Visitors cannot take a lift to the top.", TOWER, "negation", "cannot", "take a lift to the top", 3),
     ("Visitors can't take a lift to the top.", TOWER, "negation", "can't", "take a lift to the top", 3),
     ("Visitors do not take a lift to the top.", TOWER, "negation", "not", "take a lift to the top", 3),
+    ("The company reported revenue of $5.1 million.", FIRM, "number", "million", "billion", 0),
+    ("About seven thousand people visit it every year.", TOWER, "number", "thousand", "million", 2),
+    ("It was completed in 1889 and is 330 metres wide.", TOWER, "word", "wide", "tall", 1),
+    ("Sales fell by 5% in 2020.", SALES, "word", "fell", "rose", 0),
+    ("The shop is open on Sundays.", SALES, "word", "open", "closed", 1),
+    ("Entry to the museum is free.", MUSEUM, "affirmation", "is free", "is never free", 0),
+    ("Visitors can take photographs inside the museum.", MUSEUM, "affirmation",
+     "can take photographs inside the museum", "cannot take photographs inside the museum", 1),
+    ("The museum was built by the city.", MUSEUM, "affirmation", "was built by the city",
+     "wasn't built by the city", 2),
 ])
 def test_one_edit_is_found_with_its_span_and_sentence(claim, context, kind, mine, theirs, sentence):
     e = edit(claim, context)
@@ -51,6 +64,12 @@ def test_one_edit_is_found_with_its_span_and_sentence(claim, context, kind, mine
     ("can not take a lift to the top.", TOWER),  # no subject: a fragment cut from a longer sentence
     ("Visitors cannot take a lift.", TOWER),  # too little copied after the negation
     ("Visitors can climb without the stairs or take a lift to the top.", TOWER),  # "without" negates a noun
+    ("It was completed in 1889 and is 330 metres high.", TOWER),  # "high" says what "tall" says
+    ("The company reported revenue of $5.1 billion.", FIRM),
+    ("The company reported revenue of 5,100,000,000 dollars.", FIRM),
+    ("Entry to the museum is never free.", MUSEUM),
+    ("The museum is not free.", MUSEUM),
+    ("Visitors cannot take photographs inside the museum.", MUSEUM),
 ])
 def test_no_edit_without_another_name_number_or_negation_in_the_same_place(claim, context):
     assert edit(claim, context) is None
@@ -71,3 +90,25 @@ def test_a_negation_the_evidence_states_elsewhere_or_a_question_is_not_an_edit()
     assert edit("Maria did not use the spare key.", asked + " Maria did not use the spare key.") is None
     assert edit("Maria did not use the spare key.", asked) is None  # a question states nothing
     assert edit("Maria did not use the spare key.", "Maria used the car. Maria will use the spare key.") is not None
+
+
+def test_a_contrast_word_in_a_negated_sentence_or_in_a_comparison_s_other_side_is_no_swap():
+    income = "She did not have gross income of more than $3,700 last year."
+    assert edit("She had gross income of less than $3,700 last year.", income) is None  # the same, said otherwise
+    assert edit("She had gross income of more than $3,700 last year.", income) is None
+    eggs = "Leghorns lay more eggs than brown-egg layers or other breeds."
+    assert edit("Other breeds lay fewer eggs.", eggs) is None  # the comparison's other side
+    assert edit("Leghorns lay fewer eggs than brown-egg layers or other breeds.", eggs).kind == "word"
+    assert edit("The metal is silver-white.", "Calcium is a silver-grey metal.") is None  # colours are not a class
+
+
+def test_a_dropped_negation_counts_only_when_the_claim_is_the_negated_clause_and_states_it():
+    changes = "Unlike physical changes, chemical changes cannot be reversed."
+    assert edit("Physical changes can be reversed.", changes) is None  # another subject before the copied words
+    assert edit("Chemical changes can be reversed.", changes).kind == "affirmation"
+    disposal = "If the disposal will not turn freely with a service wrench, call a plumber."
+    assert edit("Check if the disposal will turn freely with a service wrench.", disposal) is None  # a condition
+    assert edit("Entry to the museum is free.", MUSEUM + " Entry to the museum is free on Sundays.") is None
+    assert edit("Entry to the museum is free.", "Is entry to the museum never free?") is None  # a question
+    assert edit("The team did win the cup.", "The team did not win the cup.") is None  # "did not" left out
+    assert edit("Entry to the museum is hardly free.", MUSEUM) is None  # the claim has a negation of its own

@@ -11,8 +11,10 @@ claims that combine facts or a record's fields) and decides, in this order:
 - **contradicted** when the claim states a number (clock times, fractions and ordinals normalised) found nowhere in
   the evidence and the best-matching number-stating sentence covers >= ``match`` of its content words, or when a
   sentence of opposite negation polarity matches it both ways (coverage >= ``negation``); evidence = that sentence.
-  Also when it copies an evidence sentence but for one edit, another name or number word in one place or a negation
-  the sentence does not have (``rt4chart.text.lexical.one_edit``), whatever the rules below would say;
+  Also when it copies an evidence sentence but for one edit, another name, number word or closed-class word
+  ("tall" for "wide") in one place, a negation the sentence does not have, or none where it has one
+  (``rt4chart.text.lexical.one_edit``; the two negation edits not with ``negation=None``), whatever the rules below
+  would say;
 - **baseless** when the claim states numbers, or capitalised names, that occur nowhere in the evidence text (nor,
   for names, in the question), or when the weighted coverage stays below ``support``;
 - **entailed** otherwise; evidence = the matching sentence(s).
@@ -414,7 +416,7 @@ class LexicalJudge:
         if judgment.label in (Label.ENTAILED, Label.BASELESS):
             sentences = _index(evidence).texts
             edit = one_edit(claim, sentences)
-            if edit is not None:
+            if edit is not None and (self.negation is not None or edit.kind not in ("negation", "affirmation")):
                 return Judgment(label=Label.CONTRADICTED, evidence=(sentences[edit.sentence],), score=1.0,
                                 spans=(Span(start=edit.start, end=edit.end),), reason=edit.describe())
         return judgment

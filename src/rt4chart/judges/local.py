@@ -12,8 +12,9 @@ A claim is hallucinated when that probability reaches ``threshold`` (from the mo
 overrides). It is then ``contradicted`` when the lexical checks found a conflicting number or negation in the
 evidence (that sentence is the evidence), else ``baseless``; its ``Judgment.spans`` are its words whose word
 probability reaches ``word_threshold`` (its likeliest word when none does), so answer spans are narrower than the
-claim. A claim that copies an evidence sentence but for one edit (another name or number word in one place, "... is
-in London" against "... is in Paris"; a negation the sentence does not have; ``rt4chart.text.lexical.one_edit``) is
+claim. A claim that copies an evidence sentence but for one edit (another name, number word or closed-class word in
+one place, "... is in London" against "... is in Paris", "330 metres wide" against "330 metres tall"; a negation the
+sentence does not have, or none where it has one; ``rt4chart.text.lexical.one_edit``) is
 ``contradicted`` whatever the model says, the edited words its span: RAGTruth has almost no such edits, so the
 models never learned them. An ``entailed`` claim's evidence is the sentences that best cover its content words; a
 claim with nothing checkable (a meta sentence, a restated question) gets none, which the auditor reports as

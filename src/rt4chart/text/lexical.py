@@ -120,14 +120,73 @@ _VERB_NEGATIONS = frozenset("not never cannot".split())
 _SOFT_NEGATIONS = frozenset("dont doesnt didnt isnt arent wasnt werent cant couldnt wont wouldnt shouldnt hasnt "
                             "havent hadnt hardly scarcely barely seldom rarely unable fail fails failed lack lacks "
                             "lacking".split())
+#: number words that scale a number: "1.2 million" and "1.2 billion" differ in that word alone
+_SCALES = frozenset("thousand thousands million millions billion billions trillion trillions".split())
+#: closed classes of words that exclude each other in one place: each class is a list of groups of words that say
+#: the same ("330 metres tall" and "330 metres high"); two words of one class in different groups contradict
+#: ("330 metres tall" against "330 metres wide", "rose by 5%" against "fell by 5%")
+_CONTRASTS: tuple[tuple[frozenset[str], ...], ...] = tuple(
+    tuple(frozenset(g.split()) for g in cls.split("|")) for cls in (
+        "tall high|wide broad|long|deep|thick",
+        "tall high|short low",
+        "wide broad|narrow",
+        "long|short",
+        "deep|shallow",
+        "thick|thin",
+        "more greater|less fewer",
+        "higher|lower",
+        "highest|lowest",
+        "larger bigger|smaller",
+        "largest biggest|smallest",
+        "older|younger newer",
+        "oldest|youngest newest",
+        "earlier|later",
+        "earliest|latest",
+        "first|last",
+        "before|after",
+        "above|below",
+        "maximum|minimum",
+        "increase increases|decrease decreases",
+        "increased|decreased",
+        "increasing|decreasing",
+        "rise rises|fall falls",
+        "rose|fell",
+        "win wins|lose loses",
+        "won|lost",
+        "positive|negative",
+        "male|female",
+        "north northern|south southern|east eastern|west western",
+        "northeast|northwest|southeast|southwest",
+        "morning|afternoon|evening|night",
+        "daily|weekly|monthly|yearly annually annual",
+        "spring|summer|autumn|winter",
+        "legal|illegal",
+        "possible|impossible",
+        "true|false",
+        "open opened|closed",
+        "public|private",
+    ))
+_CONTRAST_WORDS = frozenset(w for cls in _CONTRASTS for g in cls for w in g)
+#: the words that may stand where a contrast word stands, saying otherwise
+_RIVALS = {w: frozenset(x for cls in _CONTRASTS if any(w in g for g in cls) for g in cls if w not in g for x in g)
+           for w in _CONTRAST_WORDS}
+#: an evidence sentence's verb negations that a claim may drop, and the word each leaves ("cannot" -> "can"); "not"
+#: and "never" leave none. "do not", "don't" and their kin change the verb's form when dropped, and are left out
+_AFFIRMED = {"not": "", "never": "", "cannot": "can", "can't": "can", "won't": "will", "isn't": "is",
+             "aren't": "are", "wasn't": "was", "weren't": "were", "hasn't": "has", "haven't": "have",
+             "hadn't": "had", "couldn't": "could", "wouldn't": "would", "shouldn't": "should"}
+_DO = frozenset("do does did".split())
+#: a claim that states a condition states nothing ("Check if the disposal will turn" against "If it will not turn")
+_CONDITIONS = frozenset("if unless whether".split())
 
 
 @dataclass(frozen=True)
 class Edit:
-    """A claim that copies an evidence sentence but for one edit. ``kind`` "name" or "number": ``claim_text`` (at
-    ``start:end`` of the claim) stands where evidence sentence ``sentence`` has ``evidence_text``. ``kind``
-    "negation": ``claim_text`` is a negation the sentence does not have, before ``evidence_text``, which the
-    sentence states."""
+    """A claim that copies an evidence sentence but for one edit. ``kind`` "name", "number" or "word" (a word of a
+    closed class, such as "tall" for "wide"): ``claim_text`` (at ``start:end`` of the claim) stands where evidence
+    sentence ``sentence`` has ``evidence_text``. ``kind`` "negation": ``claim_text`` is a negation the sentence does
+    not have, before ``evidence_text``, which the sentence states. ``kind`` "affirmation": the claim states
+    ``claim_text`` where the sentence says ``evidence_text``, the same words with a negation."""
 
     kind: str
     start: int
@@ -140,6 +199,8 @@ class Edit:
         """The edit in words, for a judgment's reason."""
         if self.kind == "negation":
             return f"the claim negates what an evidence sentence states: {self.evidence_text!r}"
+        if self.kind == "affirmation":
+            return f"the claim states what an evidence sentence negates: {self.evidence_text!r}"
         return (f"the claim has {self.claim_text!r} where an evidence sentence that otherwise matches it has "
                 f"{self.evidence_text!r}")
 
@@ -160,8 +221,25 @@ def _is_name(word: str) -> bool:
 
 
 def _is_number_word(word: str) -> bool:
-    """A number written as a word ("seven", "seventy"); digits are the number checks' (``numbers``) business."""
-    return word.lower() in _NUMBER_WORDS and word.lower() not in ("once", "single", "half")
+    """A number written as a word ("seven", "seventy", "million"); digits are the number checks' (``numbers``)
+    business."""
+    w = word.lower()
+    return w in _NUMBER_WORDS and w not in ("once", "single", "half") or w in _SCALES
+
+
+def _number_values(text: str) -> set[str]:
+    """The numbers of a run of number words, and its scale words ("million" and "billion" are not one number)."""
+    return numbers(text) | {w for w in tokens(text) if w in _SCALES}
+
+
+def _is_contrast_word(word: str) -> bool:
+    return word.lower() in _CONTRAST_WORDS
+
+
+def _contrast(a: str, b: str) -> bool:
+    """Two words of one closed class that say different things (``_CONTRASTS``), never two that say the same."""
+    classes = [c for c in _CONTRASTS if any(a in g for g in c) and any(b in g for g in c)]
+    return bool(classes) and not any(a in g and b in g for c in classes for g in c)
 
 
 def _plain(word: str) -> str:
@@ -209,6 +287,7 @@ class _Sentences:
     sets: list[set[str]]
     numbers: frozenset[str]
     postings: dict[str, list[int]]  # word -> the sentences that have it, in order
+    vocabulary: frozenset[str]
 
 
 @lru_cache(maxsize=16)
@@ -235,7 +314,8 @@ def _sentences(sentences: tuple[str, ...]) -> _Sentences:
         for w in ws:
             postings.setdefault(w, []).append(i)
     return _Sentences(sentences, words, lower, sets,
-                      frozenset().union(*(numbers(s) for s in sentences)) if sentences else frozenset(), postings)
+                      frozenset().union(*(numbers(s) for s in sentences)) if sentences else frozenset(), postings,
+                      _vocabulary(sentences))
 
 
 def _covered(rest: set[str], sentence: set[str]) -> bool:
@@ -243,7 +323,18 @@ def _covered(rest: set[str], sentence: set[str]) -> bool:
 
 
 #: the kinds of word a swap replaces, in the order they are tried
-_KINDS: dict[str, Callable[[str], bool]] = {"name": _is_name, "number": _is_number_word}
+_KINDS: dict[str, Callable[[str], bool]] = {"name": _is_name, "number": _is_number_word, "word": _is_contrast_word}
+
+
+def _same_around(claim: Sequence[str], i: int, sentence: Sequence[str], a: int, width: int = 2) -> bool:
+    """The ``width`` words before and after word ``i`` of the claim are those around word ``a`` of the sentence, as far
+    as the claim goes ("lay fewer eggs" is no swap of "(leghorns) lay more eggs": a comparison's other side)."""
+    for d in range(1, width + 1):
+        if i - d >= 0 and (a - d < 0 or claim[i - d] != sentence[a - d]):
+            return False
+        if i + d < len(claim) and (a + d >= len(sentence) or claim[i + d] != sentence[a + d]):
+            return False
+    return True
 
 
 def _swap(claim: str, cw: list[tuple[str, int, int]], runs: list[tuple[str, int, int]],
@@ -253,10 +344,11 @@ def _swap(claim: str, cw: list[tuple[str, int, int]], runs: list[tuple[str, int,
         return None  # "The tower is not in London" against "The tower is in Paris" agrees with it
     cl = [w.lower() for w, _, _ in cw]
     claim_set = set(cl)
-    claim_numbers = numbers(claim)
+    claim_numbers = numbers(claim) | {w for w in cl if w in _SCALES}
+    ev_numbers = ev.numbers | (_SCALES & ev.vocabulary)
     for kind, i, j in runs:
         mine = claim[cw[i][1]:cw[j - 1][2]]
-        if kind == "number" and not (numbers(mine) and numbers(mine).isdisjoint(ev.numbers)):
+        if kind == "number" and not (_number_values(mine) and _number_values(mine).isdisjoint(ev_numbers)):
             continue  # "7" for "seven" is the same number
         prev, nxt = cl[i - 1], cl[j] if j < len(cl) else None
         rest = {w for k, w in enumerate(cl) if not i <= k < j and w not in STOPWORDS}
@@ -271,8 +363,12 @@ def _swap(claim: str, cw: list[tuple[str, int, int]], runs: list[tuple[str, int,
                 theirs = ev.text[si][ws[a][1]:ws[b - 1][2]]
                 if kind == "name" and _variant(cl[i:j], low[a:b]):
                     continue
-                if kind == "number" and not (numbers(theirs) and numbers(theirs).isdisjoint(claim_numbers)):
+                if kind == "number" and not (_number_values(theirs) and
+                                             _number_values(theirs).isdisjoint(claim_numbers)):
                     continue
+                if kind == "word" and not (b - a == 1 and _contrast(cl[i], low[a]) and _same_around(cl, i, low, a)
+                                           and not has_negation(ev.text[si])):
+                    continue  # a negated sentence says it with the other word ("did not have more than")
                 return Edit(kind, cw[i][1], cw[j - 1][2], mine, theirs, si)
     return None
 
@@ -309,6 +405,72 @@ def _negation(claim: str, cw: list[tuple[str, int, int]], ev: _Sentences) -> Opt
     return None
 
 
+@lru_cache(maxsize=8192)
+def _sentence_negations(sentence: str) -> tuple[tuple[int, str, str], ...]:
+    """Each verb negation a claim may drop (``_AFFIRMED``) in a sentence that states (not asks) something: its word
+    index, and the two words that meet where it is dropped ("is never free": "is", "free"; "cannot take": "can",
+    "take")."""
+    low = sentence.lower()
+    if not ("not" in low or "never" in low or "n't" in low or "n\u2019t" in low) or sentence.rstrip().endswith("?"):
+        return ()
+    words = [w.lower() for w, _, _ in _sentence_edit_words(sentence)]
+    return tuple((k, _AFFIRMED[w] or words[k - 1], words[k + 1]) for k, w in enumerate(words)
+                 if 0 < k < len(words) - 1 and w in _AFFIRMED and words[k - 1] not in _DO)
+
+
+@lru_cache(maxsize=16)
+def _negated(sentences: tuple[str, ...]) -> tuple[tuple[int, int, str, str], ...]:
+    """``(sentence, word, before, after)`` of every ``_sentence_negations`` of the sentences."""
+    return tuple((si, k, b, a) for si, text in enumerate(sentences) for k, b, a in _sentence_negations(text))
+
+
+def _affirmation(claim: str, cw: Sequence[tuple[str, int, int]], sentences: tuple[str, ...],
+                 negated: Sequence[tuple[int, int, str, str]]) -> Optional[Edit]:
+    """The claim copies an evidence sentence with its verb negation dropped ("Entry is free" against "Entry is never
+    free"): at least ``_NEGATED_PHRASE`` words around the negation, two of them content words and one of those after
+    it, the sentence covering ``EDIT_COVER`` of the claim's content words, and no sentence without a negation holding
+    all of them."""
+    cl = [w.lower() for w, _, _ in cw]
+    pairs = set(zip(cl, cl[1:]))
+    negated = [(si, k) for si, k, before, after in negated if (before, after) in pairs]
+    if not negated:
+        return None  # most claims: no two words meet where the evidence has a negation
+    at: dict[str, list[int]] = {}
+    for c, w in enumerate(cl[:-1]):
+        at.setdefault(w, []).append(c)
+    rest = {x for x in cl if x not in STOPWORDS}
+    for si, k in negated:
+        words = _sentence_edit_words(sentences[si])
+        low = [w.lower() for w, _, _ in words]
+        left = low[:k] + ([_AFFIRMED[low[k]]] if _AFFIRMED[low[k]] else [])
+        right = low[k + 1:]
+        for c in at.get(left[-1], ()):
+            if cl[c + 1] != right[0]:
+                continue
+            m = 1
+            while m < len(left) and c - m >= 0 and cl[c - m] == left[-1 - m]:
+                m += 1
+            n = 1
+            while n < len(right) and c + 1 + n < len(cl) and cl[c + 1 + n] == right[n]:
+                n += 1
+            run, after = cl[c - m + 1:c + 1 + n], cl[c + 1:c + 1 + n]
+            if m + n < _NEGATED_PHRASE or all(w in STOPWORDS for w in after) or \
+                    sum(w not in STOPWORDS for w in run) < 2 or not _CONDITIONS.isdisjoint(cl):
+                continue
+            if any(w not in STOPWORDS for w in cl[:c - m + 1] + cl[c + 1 + n:]):
+                continue  # the claim says more than the negated clause: "Physical changes" against "chemical ..."
+            ev = _sentences(sentences)
+            if not _covered(rest, ev.sets[si]):
+                continue
+            if any(rest <= ev.sets[sj] and not has_negation(sentences[sj]) and
+                   _SOFT_NEGATIONS.isdisjoint(ev.sets[sj]) for sj in range(len(sentences)) if sj != si):
+                return None  # the evidence also states it
+            first = k if _AFFIRMED[low[k]] else k - 1  # "cannot take ...", "is never free"
+            return Edit("affirmation", cw[c][1], cw[c + n][2], claim[cw[c][1]:cw[c + n][2]],
+                        sentences[si][words[first][1]:words[k + n][2]], si)
+    return None
+
+
 def one_edit(claim: str, sentences: Sequence[str]) -> Optional[Edit]:
     """How ``claim`` differs from an evidence sentence it otherwise copies, when that is one edit that changes what it
     says, or None.
@@ -320,30 +482,48 @@ def one_edit(claim: str, sentences: Sequence[str]) -> Optional[Edit]:
       ``EDIT_COVER`` of the claim's other content words. Two spellings of one name (Jan/January, Defence/Defense)
       are not swaps, nor is a name in a negated claim ("... is not in London"). Digits are left to the number
       checks, which compare values.
+    - **Another word of a closed class** (``_CONTRASTS``: "tall" for "wide", "rose" for "fell", "first" for "last",
+      "north" for "south"), found nowhere in the evidence, with the same two words on each side as far as the claim
+      goes, in a sentence with no negation ("income of less than" against "did not have income of more than" says
+      the same). Two words of one group ("tall", "high") are not a swap.
     - **A negation the evidence does not have**: "not", "never", "cannot" or "-n't" after a content word (the
       subject) and before at least four words (two of them content words) that an evidence sentence with no
       negation states, that sentence holding every other content word of the claim ("Visitors cannot take a lift
       to the top" against "... or take a lift to the top").
+    - **No negation where the evidence has one**: a claim with no negation of any kind that is an evidence
+      sentence's negated clause with the negation dropped ("Entry to the museum is free" against "Entry to the
+      museum is never free"; "cannot" leaves "can", "isn't" leaves "is"; "do not" and its kin are left out), at
+      least four words around the negation, every content word of the claim among them, not a condition ("if",
+      "unless", "whether"), and no sentence without a negation holding all of the claim's content words.
 
     A sentence-initial capital says nothing, and a paraphrase rarely keeps both neighbours of a name while changing
     it. How often this fires on RAGTruth train, and how often rightly: ``docs/results/local_judge.md``."""
-    cw, words, negates = _claim_edit_words(claim)
+    cw, words, negates, plain, kinds = _claim_edit_words(claim)
     if len(cw) < 2:
         return None
     sentences = tuple(sentences)
     vocabulary = _vocabulary(sentences)
-    # names and number words of the claim found nowhere in the evidence, in the order they are tried
-    runs = [(kind, i, j) for kind, test in _KINDS.items() for i, j in _runs(words, vocabulary, test)]
+    # names, number words and contrast words of the claim found nowhere in the evidence, in the order they are tried
+    runs = [(kind, i, j) for kind, test in _KINDS.items() if kind in kinds for i, j in _runs(words, vocabulary, test)
+            if kind != "word" or j - i == 1 and not _RIVALS[words[i].lower()].isdisjoint(vocabulary)]
+    negated = _negated(sentences) if plain else ()
     if not (runs or negates):
-        return None  # most claims: nothing to look for, and the sentences need no index
+        # most claims: nothing to look for, and the sentences need no index
+        return _affirmation(claim, cw, sentences, negated) if negated else None
     ev = _sentences(sentences)
-    return _swap(claim, list(cw), runs, ev) or _negation(claim, list(cw), ev)
+    return (_swap(claim, list(cw), runs, ev) or _negation(claim, list(cw), ev)
+            or (_affirmation(claim, cw, sentences, negated) if negated else None))
 
 
 @lru_cache(maxsize=1024)
-def _claim_edit_words(claim: str) -> tuple[tuple[tuple[str, int, int], ...], tuple[str, ...], bool]:
-    """A claim's ``_edit_words``, the words alone, and whether one of them is a verb negation: one claim is read
+def _claim_edit_words(claim: str) -> tuple[tuple[tuple[str, int, int], ...], tuple[str, ...], bool, bool,
+                                           frozenset[str]]:
+    """A claim's ``_edit_words``, the words alone, whether one of them is a verb negation, whether it has no
+    negation of any kind (``NEGATIONS``, ``_SOFT_NEGATIONS``), and the ``_KINDS`` of word it has: one claim is read
     against every chunk and then the whole context."""
     cw = tuple(_edit_words(claim))
     words = tuple(w for w, _, _ in cw)
-    return cw, words, any(w.lower() in _VERB_NEGATIONS or w.lower().endswith("n't") for w in words)
+    low = [w.lower() for w in words]
+    plain = not any(w in NEGATIONS or w.endswith("n't") or w in _SOFT_NEGATIONS for w in low)
+    kinds = frozenset(kind for kind, test in _KINDS.items() if any(test(w) for w in words[1:]))
+    return cw, words, any(w in _VERB_NEGATIONS or w.endswith("n't") for w in low), plain, kinds
