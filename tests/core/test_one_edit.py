@@ -112,3 +112,18 @@ def test_a_dropped_negation_counts_only_when_the_claim_is_the_negated_clause_and
     assert edit("Entry to the museum is free.", "Is entry to the museum never free?") is None  # a question
     assert edit("The team did win the cup.", "The team did not win the cup.") is None  # "did not" left out
     assert edit("Entry to the museum is hardly free.", MUSEUM) is None  # the claim has a negation of its own
+
+
+CURIE = ("In 1903 she shared the Nobel Prize in Physics with Pierre Curie. She was the first woman to win a Nobel "
+         "Prize. In 1911 she won a second Nobel Prize, in Chemistry. Her daughter Irene also won a Nobel Prize.")
+
+
+def test_ordinals_and_family_words_are_classes_and_a_pronoun_subject_must_be_the_evidence_s():
+    assert edit("In 1911 she won a third Nobel Prize, in Chemistry.", CURIE).evidence_text == "second"
+    assert edit("She was the first man to win a Nobel Prize.", CURIE).evidence_text == "woman"
+    assert edit("She was the last woman to win a Nobel Prize.", CURIE).evidence_text == "first"
+    assert edit("It was the last Tribal Council.", "It was the third Tribal Council.") is None  # the latest one
+    never = edit("She never shared the Nobel Prize in Physics.", CURIE)
+    assert never.kind == "negation" and never.evidence_text == "shared the Nobel Prize in Physics"
+    assert edit("She never won a Nobel Prize.", CURIE) is None  # only "Her daughter ... won a Nobel Prize" says so
+    assert edit("They did not share the Nobel Prize in Physics.", CURIE) is None

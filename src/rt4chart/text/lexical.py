@@ -143,6 +143,7 @@ _CONTRASTS: tuple[tuple[frozenset[str], ...], ...] = tuple(
         "earlier|later",
         "earliest|latest",
         "first|last",
+        "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth",  # not "last": the latest is the third
         "before|after",
         "above|below",
         "maximum|minimum",
@@ -155,6 +156,16 @@ _CONTRASTS: tuple[tuple[frozenset[str], ...], ...] = tuple(
         "won|lost",
         "positive|negative",
         "male|female",
+        "man|woman",
+        "men|women",
+        "boy|girl",
+        "boys|girls",
+        "son|daughter",
+        "sons|daughters",
+        "father|mother",
+        "brother|sister",
+        "husband|wife",
+        "king|queen",
         "north northern|south southern|east eastern|west western",
         "northeast|northwest|southeast|southwest",
         "morning|afternoon|evening|night",
@@ -176,6 +187,8 @@ _AFFIRMED = {"not": "", "never": "", "cannot": "can", "can't": "can", "won't": "
              "aren't": "are", "wasn't": "was", "weren't": "were", "hasn't": "has", "haven't": "have",
              "hadn't": "had", "couldn't": "could", "wouldn't": "would", "shouldn't": "should"}
 _DO = frozenset("do does did".split())
+#: subjects that a negated claim may start with ("She never won a Nobel Prize")
+_PRONOUNS = frozenset("i you he she it we they".split())
 #: a claim that states a condition states nothing ("Check if the disposal will turn" against "If it will not turn")
 _CONDITIONS = frozenset("if unless whether".split())
 
@@ -378,8 +391,11 @@ def _negation(claim: str, cw: list[tuple[str, int, int]], ev: _Sentences) -> Opt
     for k, w in enumerate(cl):
         if not (w in _VERB_NEGATIONS or w.endswith("n't")):
             continue
-        if all(x in STOPWORDS for x in cl[:k]):
+        if all(x in STOPWORDS and x not in _PRONOUNS for x in cl[:k]):
             return None  # no subject to match ("are not traded on an exchange", cut from a longer sentence)
+        # a pronoun subject must be the evidence's too, just before the copied words: "She never won a Nobel Prize"
+        # is not answered by "Her daughter also won a Nobel Prize"
+        pronoun = None if any(x not in STOPWORDS for x in cl[:k]) else next(x for x in cl[:k] if x in _PRONOUNS)
         phrase = cl[k + 1:k + 7]
         rest = {x for x in cl if x not in STOPWORDS and x not in NEGATIONS and not x.endswith("n't")}
         # the sentences holding every other content word of the claim; if one of them has a negation, however
@@ -396,7 +412,8 @@ def _negation(claim: str, cw: list[tuple[str, int, int]], ev: _Sentences) -> Opt
                 part = phrase[:n]
                 if sum(p not in STOPWORDS for p in part) < 2:
                     break
-                at = next((a for a in range(len(low) - n + 1) if low[a:a + n] == part), None)
+                at = next((a for a in range(len(low) - n + 1) if low[a:a + n] == part and
+                           (pronoun is None or pronoun in low[max(0, a - 3):a])), None)
                 if at is not None:
                     words = ev.words[si]
                     return Edit("negation", cw[k][1], cw[k][2], claim[cw[k][1]:cw[k][2]],
