@@ -5,10 +5,10 @@
     python3 scripts/one_edit_fires.py --validation    # the validation slice only
 
 Every answer is cut into claims by the rule decomposer and each claim is read against the whole context, as at
-global verification. Prints, per kind of edit (name, number word, negation), the fires and how many of them are
-gold-hallucinated claims, then every fire. The judges apply the edit whatever their model says, so a kind that fires
-often on faithful claims would cost precision: the rule was fitted on these counts (docs/results/local_judge.md,
-session 7), never on the test split.
+global verification. Prints, per kind of edit (name, number word, closed-class word, added negation, dropped
+negation), the fires and how many of them are gold-hallucinated claims, then every fire. The judges apply the edit
+whatever their model says, so a kind that fires often on faithful claims would cost precision: the rule was fitted
+on these counts (docs/results/local_judge.md, sessions 7 and 9), never on the test split.
 """
 
 from __future__ import annotations

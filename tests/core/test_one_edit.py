@@ -127,3 +127,28 @@ def test_ordinals_and_family_words_are_classes_and_a_pronoun_subject_must_be_the
     assert never.kind == "negation" and never.evidence_text == "shared the Nobel Prize in Physics"
     assert edit("She never won a Nobel Prize.", CURIE) is None  # only "Her daughter ... won a Nobel Prize" says so
     assert edit("They did not share the Nobel Prize in Physics.", CURIE) is None
+
+
+@pytest.mark.parametrize("claim, context", [
+    ("The office is open.", "The office isn't open on Sundays."),  # the claim stops before what is negated
+    ("He is a citizen of France.", "He is not a citizen of France by birth but became one in 1990."),
+    ("Visitors can take photos.", "Visitors can't take photos with flash but can take photos."),
+    ("The disposal will turn freely with a service wrench.",
+     "If the disposal will not turn freely with a service wrench, call a plumber."),  # a condition in the evidence
+    ("He was guilty of the crime.", "He said he was not guilty of the crime."),  # a report
+    ("It is not possible to see the wall from space.",
+     "Many people think it is possible to see the wall from space, but that is a myth."),
+    ("She took a long breath.", "She took a deep breath."),  # size words said of other things
+    ("The show airs every night at 8 pm.", "The show airs every evening at 8 pm."),
+    ("Revenue reached 2 millions dollars.", "Revenue reached 2 million dollars."),  # one scale, two spellings
+])
+def test_faithful_readings_of_a_negated_or_reported_sentence_are_not_edits(claim, context):
+    assert edit(claim, context) is None
+
+
+def test_a_dropped_negation_is_found_up_to_a_clause_end_and_in_one_long_sentence_quickly():
+    e = edit("The office is open on Sundays.", "The office isn't open on Sundays, but it is open on Mondays.")
+    assert e.kind == "affirmation" and e.claim_text == "is open on Sundays"
+    assert e.evidence_text == "isn't open on Sundays"
+    # an unsplit web text: thousands of negations in one sentence are read once each
+    assert one_edit("Entry to the museum is free.", ["Entry to the museum is never free here " * 4000]) is None
