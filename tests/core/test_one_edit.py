@@ -141,6 +141,7 @@ def test_ordinals_and_family_words_are_classes_and_a_pronoun_subject_must_be_the
     ("She took a long breath.", "She took a deep breath."),  # size words said of other things
     ("The show airs every night at 8 pm.", "The show airs every evening at 8 pm."),
     ("Revenue reached 2 millions dollars.", "Revenue reached 2 million dollars."),  # one scale, two spellings
+    ("Revenue reached 2 billion dollars.", "Revenue reached 2 thousand million dollars."),  # one scale, two ways
 ])
 def test_faithful_readings_of_a_negated_or_reported_sentence_are_not_edits(claim, context):
     assert edit(claim, context) is None

@@ -245,14 +245,20 @@ def _is_number_word(word: str) -> bool:
     return w in _NUMBER_WORDS and w not in ("once", "single", "half") or w in _SCALES
 
 
-def _scale(word: str) -> str:
-    """A scale word in the singular: "millions" is "million"."""
-    return word[:-1] if word.endswith("s") else word
+_EXPONENTS = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12}
+
+
+def _scale(words: Sequence[str]) -> set[str]:
+    """The power of ten that a run's scale words make together ("millions" is "million", "thousand million" is
+    "billion"), as a one-item set, or an empty set when the run has none."""
+    e = sum(_EXPONENTS[w.rstrip("s")] for w in words if w in _SCALES)
+    return {f"1e{e}"} if e else set()
 
 
 def _number_values(text: str) -> set[str]:
-    """The numbers of a run of number words, and its scale words ("million" and "billion" are not one number)."""
-    return numbers(text) | {_scale(w) for w in tokens(text) if w in _SCALES}
+    """The numbers of a run of number words, and the scale its scale words make ("1.2 million" and "1.2 billion"
+    differ in that alone)."""
+    return numbers(text) | _scale(tokens(text))
 
 
 def _is_contrast_word(word: str) -> bool:
@@ -367,8 +373,8 @@ def _swap(claim: str, cw: list[tuple[str, int, int]], runs: list[tuple[str, int,
         return None  # "The tower is not in London" against "The tower is in Paris" agrees with it
     cl = [w.lower() for w, _, _ in cw]
     claim_set = set(cl)
-    claim_numbers = numbers(claim) | {_scale(w) for w in cl if w in _SCALES}
-    ev_numbers = ev.numbers | {_scale(w) for w in _SCALES & ev.vocabulary}
+    claim_numbers = numbers(claim) | {v for w in cl if w in _SCALES for v in _scale([w])}
+    ev_numbers = ev.numbers | {v for w in _SCALES & ev.vocabulary for v in _scale([w])}
     for kind, i, j in runs:
         mine = claim[cw[i][1]:cw[j - 1][2]]
         if kind == "number" and not (_number_values(mine) and _number_values(mine).isdisjoint(ev_numbers)):
