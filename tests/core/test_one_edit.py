@@ -133,6 +133,7 @@ def test_ordinals_and_family_words_are_classes_and_a_pronoun_subject_must_be_the
     ("The office is open.", "The office isn't open on Sundays."),  # the claim stops before what is negated
     ("He is a citizen of France.", "He is not a citizen of France by birth but became one in 1990."),
     ("Visitors can take photos.", "Visitors can't take photos with flash but can take photos."),
+    ("Visitors can take photos.", "Visitors can't take photos; inside, they can take photos."),  # it says both
     ("The disposal will turn freely with a service wrench.",
      "If the disposal will not turn freely with a service wrench, call a plumber."),  # a condition in the evidence
     ("He was guilty of the crime.", "He said he was not guilty of the crime."),  # a report

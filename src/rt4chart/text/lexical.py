@@ -478,8 +478,9 @@ def _clause_ends(sentence: str, words: Sequence[tuple[str, int, int]], i: int) -
 
 
 def _contains(words: Sequence[str], part: Sequence[str]) -> bool:
-    n = len(part)
-    return any(words[a:a + n] == part for a in range(len(words) - n + 1) if words[a] == part[0])
+    """Whether ``part`` stands in ``words`` as a contiguous run (a tuple and a list of the same words match)."""
+    n, part = len(part), tuple(part)
+    return any(tuple(words[a:a + n]) == part for a in range(len(words) - n + 1) if words[a] == part[0])
 
 
 def _affirmation(claim: str, cw: Sequence[tuple[str, int, int]], sentences: tuple[str, ...],
