@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from rt4chart.judges.local import model_dir  # noqa: E402
-from rt4chart.judges.tagger import TAGGER_MODEL  # noqa: E402
+from rt4chart.judges.tagger import ROWS_INPUT, TAGGER_MODEL  # noqa: E402
 from tagger_graph import fuse_file, quantize, quantize_as_shipped, rows_file  # noqa: E402
 
 
@@ -66,8 +66,8 @@ def tagger_ms(path: Path, length: int, threads: int, repeat: int, claim_share: f
     claims = max(1, int(round(length * claim_share)))
     types[:, length - claims - 1:] = 1
     feed = {"input_ids": ids, "token_type_ids": types}
-    if any(i.name == "positions" for i in s.get_inputs()):
-        feed["positions"] = np.arange(length - claims - 1, length - 1, dtype=np.int64)
+    if any(i.name == ROWS_INPUT for i in s.get_inputs()):
+        feed[ROWS_INPUT] = np.arange(length - claims - 1, length - 1, dtype=np.int64)
     return timed(lambda: s.run(None, feed), repeat)
 
 

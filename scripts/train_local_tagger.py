@@ -356,6 +356,8 @@ def export(args, cache: Path) -> Path:
     from safetensors.torch import load_file
     from tagger_graph import fuse_file, quantize_as_shipped, rows_file
 
+    from rt4chart.judges.tagger import ROWS_INPUT
+
     model = build_model(args, torch, attention="eager")
     model.load_state_dict({k: v.float() for k, v in load_file(
         str(Path(args.cache_dir) / f"tagger-{args.seed}.safetensors")).items()})
@@ -393,7 +395,7 @@ def export(args, cache: Path) -> Path:
     for i in va[1:6]:
         x = {"input_ids": ids[i][None].astype(np.int64), "token_type_ids": types[i][None].astype(np.int64)}
         pos = claim_positions(labels[i])
-        gap = np.abs(rows_check.run(None, {**x, "positions": pos})[0] - fused_check.run(None, x)[0][:, pos]).max()
+        gap = np.abs(rows_check.run(None, {**x, ROWS_INPUT: pos})[0] - fused_check.run(None, x)[0][:, pos]).max()
         if gap > 1e-4:
             raise SystemExit(f"the claim-rows graph differs from the fused one by {gap:.3g} on answer {i}")
     out = Path(args.out_dir)
@@ -409,13 +411,13 @@ def export(args, cache: Path) -> Path:
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = args.threads
         s = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-        by_rows = any(x.name == "positions" for x in s.get_inputs())
+        by_rows = any(x.name == ROWS_INPUT for x in s.get_inputs())
         t0 = time.time()
         probs = []
         for i in va:
             feed = {"input_ids": ids[i][None].astype(np.int64), "token_type_ids": types[i][None].astype(np.int64)}
             pos = claim_positions(labels[i])
-            z = s.run(None, {**feed, "positions": pos})[0][0] if by_rows else s.run(None, feed)[0][0][pos]
+            z = s.run(None, {**feed, ROWS_INPUT: pos})[0][0] if by_rows else s.run(None, feed)[0][0][pos]
             probs.append(1 / (1 + np.exp(-(z[:, 1] - z[:, 0]))))
         ms = (time.time() - t0) / max(1, len(va)) * 1000
         scored[name] = {**tagger_metrics(probs, va, labels, halluc), "ms_per_answer": round(ms, 1),

@@ -139,7 +139,7 @@ class Encoder:
             first.extend(encs[i])
         if not keep and encs and budget > 0:  # one sentence longer than the budget: its beginning
             wanted = _words(text)
-            first.extend(encs[max(range(len(sents)), key=lambda i: len(_words(sents[i]) & wanted))][:budget])
+            first.extend(encs[max(range(len(sents)), key=lambda i: len(_sentence_words(sents[i]) & wanted))][:budget])
         first = first[: room - n_claim]
         ids = [self.cls, *first, self.sep, *claim_enc.ids[:n_claim], self.sep]
         types = [0] * (len(first) + 2) + [1] * (n_claim + 1)

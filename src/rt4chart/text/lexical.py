@@ -316,7 +316,6 @@ class _Sentences:
     sets: list[set[str]]
     numbers: frozenset[str]
     postings: dict[str, list[int]]  # word -> the sentences that have it, in order
-    vocabulary: frozenset[str]
 
 
 @lru_cache(maxsize=16)
@@ -333,18 +332,23 @@ def _sentence_edit_words(sentence: str) -> list[tuple[str, int, int]]:
     return _edit_words(sentence)
 
 
+@lru_cache(maxsize=8192)
+def _sentence_lower(sentence: str) -> tuple[str, ...]:
+    """The lower-cased ``_sentence_edit_words`` of an evidence sentence."""
+    return tuple(w.lower() for w, _, _ in _sentence_edit_words(sentence))
+
+
 @lru_cache(maxsize=16)
 def _sentences(sentences: tuple[str, ...]) -> _Sentences:
     words = [_sentence_edit_words(s) for s in sentences]
-    lower = [[w.lower() for w, _, _ in ws] for ws in words]
+    lower = [list(_sentence_lower(s)) for s in sentences]
     sets = [set(ws) for ws in lower]
     postings: dict[str, list[int]] = {}
     for i, ws in enumerate(sets):
         for w in ws:
             postings.setdefault(w, []).append(i)
     return _Sentences(sentences, words, lower, sets,
-                      frozenset().union(*(numbers(s) for s in sentences)) if sentences else frozenset(), postings,
-                      _vocabulary(sentences))
+                      frozenset().union(*(numbers(s) for s in sentences)) if sentences else frozenset(), postings)
 
 
 def _covered(rest: set[str], sentence: set[str]) -> bool:
@@ -374,7 +378,7 @@ def _swap(claim: str, cw: list[tuple[str, int, int]], runs: list[tuple[str, int,
     cl = [w.lower() for w, _, _ in cw]
     claim_set = set(cl)
     claim_numbers = numbers(claim) | {v for w in cl if w in _SCALES for v in _scale([w])}
-    ev_numbers = ev.numbers | {v for w in _SCALES & ev.vocabulary for v in _scale([w])}
+    ev_numbers = ev.numbers | {v for w in _SCALES & _vocabulary(ev.text) for v in _scale([w])}
     for kind, i, j in runs:
         mine = claim[cw[i][1]:cw[j - 1][2]]
         if kind == "number" and not (_number_values(mine) and _number_values(mine).isdisjoint(ev_numbers)):
@@ -447,7 +451,7 @@ def _sentence_negations(sentence: str) -> tuple[tuple[int, str, str], ...]:
     low = sentence.lower()
     if not ("not" in low or "never" in low or "n't" in low or "n\u2019t" in low) or sentence.rstrip().endswith("?"):
         return ()
-    words = [w.lower() for w, _, _ in _sentence_edit_words(sentence)]
+    words = _sentence_lower(sentence)
     return tuple((k, _AFFIRMED[w] or words[k - 1], words[k + 1]) for k, w in enumerate(words)
                  if 0 < k < len(words) - 1 and w in _AFFIRMED and words[k - 1] not in _DO)
 
@@ -459,17 +463,11 @@ def _negated(sentences: tuple[str, ...]) -> tuple[tuple[int, int, str, str], ...
 
 
 @lru_cache(maxsize=8192)
-def _sentence_lower(sentence: str) -> tuple[str, ...]:
-    """The lower-cased ``_sentence_edit_words`` of an evidence sentence."""
-    return tuple(w.lower() for w, _, _ in _sentence_edit_words(sentence))
-
-
-@lru_cache(maxsize=8192)
 def _first_hedge(sentence: str) -> int:
     """The index of an evidence sentence's first word of a condition or a report (``_CONDITIONS``, ``_REPORTS``),
     or its length: what follows that word is not stated."""
-    return next((i for i, w in enumerate(_sentence_lower(sentence)) if w in _CONDITIONS or w in _REPORTS),
-                len(_sentence_lower(sentence)))
+    words = _sentence_lower(sentence)
+    return next((i for i, w in enumerate(words) if w in _CONDITIONS or w in _REPORTS), len(words))
 
 
 def _clause_ends(sentence: str, words: Sequence[tuple[str, int, int]], i: int) -> bool:
