@@ -194,6 +194,22 @@ def test_rules_flag_clear_cases_the_model_never_learned():
     assert fine.label == Label.ENTAILED
 
 
+def test_a_remark_about_the_sources_sharing_no_word_with_them_is_left_to_the_model():
+    ctx = "The trial lasts 14 days. The Pro plan costs 12 dollars a month."
+    offer, header, source, zebras = _judged_by_rules(
+        ctx, "If you have any further questions, feel free to ask.",
+        "Based on the given passages, here's a brief answer to the question:",
+        "Passage 2 gives the same steps in another order.", "Zebras migrate through Kenyan savannas.")
+    for text in ("If you have any further questions, feel free to ask.", "Passage 2 gives the same steps."):
+        assert F.claim_rows(text, ctx, None).rule == "no-evidence"  # no word in common: the rule would apply
+    for remark in (offer, header, source):  # the model calls them entailed at 0.99: no rule forced them
+        assert remark.label == Label.ENTAILED and "none of the claim's content words" not in remark.reason
+    assert zebras.label == Label.BASELESS and "none of the claim's content words" in zebras.reason
+    assert local.is_remark("Some possible methods could include:")
+    assert not local.is_remark("Zebras migrate through Kenyan savannas.")
+    assert not local.is_remark("Antioxidants (passage 1) are found in fruits.")  # a citation, not a remark
+
+
 def test_a_sentence_copied_but_for_one_edit_is_contradicted_with_that_sentence():
     ctx = ("The Eiffel Tower is in Paris. About seven million people visit it every year. "
            "Visitors can climb the stairs or take a lift to the top.")
