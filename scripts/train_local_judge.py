@@ -45,7 +45,7 @@ from rt4chart.eval.metrics import answer_prf, span_prf  # noqa: E402
 from rt4chart.judges import features as F  # noqa: E402
 from rt4chart.judges import tagger as T  # noqa: E402
 from rt4chart.judges.local import (  # noqa: E402
-    CARD, CLAIM_MODEL, CLAIM_MODEL_T, TAGGER_CARD, WORD_MODEL, WORD_MODEL_T, decided_by_rule, is_remark, merge_words)
+    CARD, CLAIM_MODEL, CLAIM_MODEL_T, TAGGER_CARD, WORD_MODEL, WORD_MODEL_T, decided_by_rule, merge_words, shares_something)
 
 OUT_DIR = ROOT / "src" / "rt4chart" / "judges" / "models"
 
@@ -225,11 +225,17 @@ def claim_rows_from(data: dict, p: np.ndarray, claims: np.ndarray,
     return np.concatenate(out), np.array(out_rec)
 
 
+def claim_record_of(data: dict) -> np.ndarray:
+    """The record index of every claim id (claim ids run in record order)."""
+    claim_record = np.zeros(len(data["claim_y"]), dtype=np.int64)
+    claim_record[data["claim"]] = data["record"]
+    return claim_record
+
+
 def claim_texts(data: dict, records, claims: np.ndarray) -> list[str]:
     """The texts of the given claim ids, from the decomposer run again on their answers as ``prepare`` ran it (a
     claim without words got no id)."""
-    claim_record = np.zeros(len(data["claim_y"]), dtype=np.int64)
-    claim_record[data["claim"]] = data["record"]  # claim ids run in record order
+    claim_record = claim_record_of(data)
     dec = RuleDecomposer()
     texts: dict[int, str] = {}
     for ri in np.unique(claim_record[claims]):
@@ -245,8 +251,7 @@ def evaluate(data: dict, records, p_word: np.ndarray, q_claim: np.ndarray, val_c
              claim_t: float, word_t: float, *, spans: bool = True) -> tuple:
     """Answer PRF and span PRF on the validation records at the given thresholds (the judge's own rules: an answer
     is hallucinated when one claim reaches ``claim_t``; its spans are the flagged claims' words >= ``word_t``)."""
-    claim_record = np.zeros(len(data["claim_y"]), dtype=np.int64)
-    claim_record[data["claim"]] = data["record"]
+    claim_record = claim_record_of(data)
     val_records, inverse = np.unique(claim_record[val_claims], return_inverse=True)
     risk = np.zeros(len(val_records))
     np.maximum.at(risk, inverse, q_claim)
@@ -339,10 +344,12 @@ def main() -> None:
                   f"answer AUROC {roc_auc_score(gold_y, risk):.4f}", flush=True)
 
     # 3. thresholds on the validation slice, with the judge's rules (claims sharing no word with the context, unless
-    # they are remarks about the sources; number swaps), which flag a claim at any threshold
+    # they share something else with it; number swaps), which flag a claim at any threshold
     no_evidence = Cv[:, F.CLAIM_MODEL_FEATURES.index("c_rule")] == F.RULES.index("no-evidence")
-    remark = no_evidence & np.array([is_remark(t) for t in claim_texts(data, records, val_claims)], dtype=bool)
-    q = np.where(decided_by_rule(Cv) & ~remark, 1.0, q)
+    contexts = [records[int(r)].context for r in claim_record_of(data)[val_claims]]
+    spared = no_evidence & np.array([shares_something(t, c) for t, c in
+                                     zip(claim_texts(data, records, val_claims), contexts)], dtype=bool)
+    q = np.where(decided_by_rule(Cv) & ~spared, 1.0, q)
     claim_t = max(np.arange(0.05, 0.95, 0.01), key=lambda t: evaluate(data, records, p_word, q, val_claims, t, 0.5, spans=False)[0].f1)
     claim_t = round(float(claim_t), 2)
     word_t = max(np.arange(0.05, 0.6, 0.025),

@@ -210,6 +210,20 @@ def test_a_remark_about_the_sources_sharing_no_word_with_them_is_left_to_the_mod
     assert not local.is_remark("Antioxidants (passage 1) are found in fruits.")  # a citation, not a remark
 
 
+def test_a_claim_stating_only_numbers_of_the_evidence_is_left_to_the_model():
+    record = '{"name": "Blue Cafe",\n"hours": {"Monday": "10:0-20:0", "Tuesday": "10:0-20:0"}}'
+    hours, other_hours, zebras = _judged_by_rules(
+        record, "They operate daily from 10:00 to 20:00.", "They operate daily from 9:00 to 17:00.",
+        "Zebras migrate through Kenyan savannas.")
+    assert F.claim_rows("They operate daily from 10:00 to 20:00.", record, None).rule == "no-evidence"
+    assert hours.label == Label.ENTAILED and "none of the claim's content words" not in hours.reason
+    assert other_hours.label == Label.BASELESS and "none of the claim's content words" in other_hours.reason
+    assert zebras.label == Label.BASELESS
+    assert local.shares_something("Open from 10:00 to 20:00.", record)
+    assert not local.shares_something("Open from 10:00 to 22:00.", record)  # one number the record lacks
+    assert not local.shares_something("Open every day.", record)  # no number, no remark
+
+
 def test_a_sentence_copied_but_for_one_edit_is_contradicted_with_that_sentence():
     ctx = ("The Eiffel Tower is in Paris. About seven million people visit it every year. "
            "Visitors can climb the stairs or take a lift to the top.")

@@ -280,6 +280,11 @@ def claim_numbers(claim: str) -> frozenset[str]:
     return _claim(claim).numbers
 
 
+def evidence_numbers(evidence: str) -> frozenset[str]:
+    """Every number of an evidence text, normalised as ``claim_numbers`` normalises a claim's."""
+    return _index(evidence).all_numbers
+
+
 def _assess(claim: str, evidence: str, question: Optional[str], max_sentences: int) -> _Assessment:
     side = _claim(claim)
     if side.meta:
