@@ -57,8 +57,18 @@ def test_meta_refusal_and_list_markers_are_unverified_not_baseless(claim):
 def test_claim_restating_the_question_is_unverified():
     j = judge("Wheelchair ramps:", question="Does it have wheelchair ramps?")
     assert j.label == U
-    # the same words without the question are unsupported
-    assert judge("Wheelchair ramps:").label == N
+    # the same words without the question are unsupported, but as a header they state nothing
+    assert judge("Wheelchair ramps").label == N
+    assert judge("Wheelchair ramps:").label == U
+
+
+def test_a_remark_about_the_sources_sharing_no_word_with_them_is_unverified():
+    for remark in ("If you have any further questions, please let me know.",
+                   "Based on the given passages, here's a brief answer to the question:"):
+        j = judge(remark)
+        assert j.label == U and j.score is None and "remark" in j.reason
+    # a remark that also states something the evidence holds is judged as a claim
+    assert judge("Based on the given passages, the museum was founded in 1921 by Ada Hollis.").label == E
 
 
 def test_unsupported_claim_is_baseless():

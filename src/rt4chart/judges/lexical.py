@@ -6,7 +6,9 @@ that weight (the best sentence, greedily joined by up to ``max_sentences - 1`` m
 claims that combine facts or a record's fields) and decides, in this order:
 
 - **unverified** when there is nothing to check: a meta or hedging sentence ("Here is a summary…", "I cannot
-  find…", "Sure!"), a list marker, or a claim whose only content words restate the question. UNVERIFIED does not
+  find…", "Sure!"), a list marker, a claim whose only content words restate the question, or a remark about the
+  sources or the conversation that shares no word with the evidence ("If you have any further questions, feel free
+  to ask."; ``is_remark``). UNVERIFIED does not
   flag the answer (DESIGN.md "Contracts") and is never turned into entailed;
 - **contradicted** when the claim states a number (clock times, fractions and ordinals normalised) found nowhere in
   the evidence and the best-matching number-stating sentence covers >= ``match`` of its content words, or when a
@@ -82,6 +84,22 @@ _META_ANY = re.compile(
     r"unable\s+to\s+(?:answer|provide|find|determine|locate))\b",
     re.IGNORECASE,
 )
+#: a remark about the sources, the question or the conversation rather than about the world ("Based on the given
+#: passages, here's a brief answer to the question:", "If you have any further questions, feel free to ask."), or a
+#: header introducing what follows (ending in ":"): such a claim shares no word with the context by nature
+_REMARK = re.compile(
+    r"\b(?:given|provided|above|following|these|those|the|all|three|two|other)\s+"
+    r"(?:passages?|contexts?|documents?|sources?)\b"
+    r"|^\W*passages?\s*#?\d"
+    r"|^\s*\([^()]*\bpassages?\b[^()]*\)\W*$"
+    r"|\b(?:answers?|respond|response)\s+(?:to\s+)?(?:the|your|this)\s+questions?\b"
+    r"|\blet\s+me\s+know\b|\bfeel\s+free\b|\bdon'?t\s+hesitate\b|\bhappy\s+to\s+(?:help|assist)\b"
+    r"|\bfurther\s+questions\b|\bhope\s+(?:this|that)\s+helps\b"
+    r"|:\s*$",
+    re.IGNORECASE,
+)
+
+
 _LIST_MARKER = re.compile(r"^\s*(?:\(?\d{1,2}[.)]|[-*•]|\(?[a-z][.)])(?:\s+|$)")
 _REFERENCE = re.compile(r"\b(?:passages?|documents?|sources?|articles?|steps?|reviews?|options?|methods?|"
                         r"tips?|ways?|points?)\s*#?\s*\d+\b(?!\.\d)(?:\s*(?:,|and|&|-)\s*\d+\b(?!\.\d))*", re.IGNORECASE)
@@ -280,6 +298,11 @@ def claim_numbers(claim: str) -> frozenset[str]:
     return _claim(claim).numbers
 
 
+def is_remark(text: str) -> bool:
+    """Whether a claim's text is a remark about the sources or the conversation, or a header (``_REMARK``)."""
+    return _REMARK.search(text) is not None
+
+
 def evidence_numbers(evidence: str) -> frozenset[str]:
     """Every number of an evidence text, normalised as ``claim_numbers`` normalises a claim's."""
     return _index(evidence).all_numbers
@@ -417,7 +440,11 @@ class LexicalJudge:
 
     def judge_one(self, claim: str, evidence: str, *, question: Optional[str] = None) -> Judgment:
         """Judge one claim against ``evidence`` (the question only tells which words restate it)."""
-        judgment = self._decide(_assess(claim, evidence, question, self.max_sentences), evidence)
+        a = _assess(claim, evidence, question, self.max_sentences)
+        if a.kind == "no-evidence" and is_remark(claim):
+            return Judgment(label=Label.UNVERIFIED, score=None, reason="a remark about the sources or the "
+                            "conversation, or a header, sharing no word with the evidence: nothing to check")
+        judgment = self._decide(a, evidence)
         if judgment.label in (Label.ENTAILED, Label.BASELESS):
             sentences = _index(evidence).texts
             edit = one_edit(claim, sentences)

@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 import threading
 from collections import OrderedDict
 from functools import lru_cache
@@ -53,7 +52,7 @@ from ..errors import ConfigError, MissingDependencyError
 from ..text.lexical import one_edit
 from ..types import Claim, Judgment, Label, Span, Stage
 from . import features as F
-from .lexical import claim_numbers, evidence_numbers
+from .lexical import claim_numbers, evidence_numbers, is_remark
 from . import tagger as T
 
 MODEL_NAME = "local_judge"
@@ -101,27 +100,6 @@ def unseen_claims(claim_matrix: np.ndarray) -> np.ndarray:
     col = F.CLAIM_MODEL_FEATURES.index
     return ((claim_matrix[:, col("c_rule")] == F.RULES.index("no-evidence"))
             & (claim_matrix[:, col("c_content")] >= MIN_UNSEEN_WORDS))
-
-
-#: a remark about the sources, the question or the conversation rather than about the world ("Based on the given
-#: passages, here's a brief answer to the question:", "If you have any further questions, feel free to ask."), or a
-#: header introducing what follows (ending in ":"): such a claim shares no word with the context by nature
-_REMARK = re.compile(
-    r"\b(?:given|provided|above|following|these|those|the|all|three|two|other)\s+"
-    r"(?:passages?|contexts?|documents?|sources?)\b"
-    r"|^\W*passages?\s*#?\d"
-    r"|^\s*\([^()]*\bpassages?\b[^()]*\)\W*$"
-    r"|\b(?:answers?|respond|response)\s+(?:to\s+)?(?:the|your|this)\s+questions?\b"
-    r"|\blet\s+me\s+know\b|\bfeel\s+free\b|\bdon'?t\s+hesitate\b|\bhappy\s+to\s+(?:help|assist)\b"
-    r"|\bfurther\s+questions\b|\bhope\s+(?:this|that)\s+helps\b"
-    r"|:\s*$",
-    re.IGNORECASE,
-)
-
-
-def is_remark(text: str) -> bool:
-    """Whether a claim's text is a remark about the sources or the conversation, or a header (``_REMARK``)."""
-    return _REMARK.search(text) is not None
 
 
 def shares_something(text: str, evidence: str) -> bool:
