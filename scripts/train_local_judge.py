@@ -45,7 +45,8 @@ from rt4chart.eval.metrics import answer_prf, span_prf  # noqa: E402
 from rt4chart.judges import features as F  # noqa: E402
 from rt4chart.judges import tagger as T  # noqa: E402
 from rt4chart.judges.local import (  # noqa: E402
-    CARD, CLAIM_MODEL, CLAIM_MODEL_T, TAGGER_CARD, WORD_MODEL, WORD_MODEL_T, decided_by_rule, merge_words, shares_something)
+    CARD, CLAIM_MODEL, CLAIM_MODEL_T, TAGGER_CARD, WORD_MODEL, WORD_MODEL_T, decided_by_rule, merge_words,
+    shares_something)
 
 OUT_DIR = ROOT / "src" / "rt4chart" / "judges" / "models"
 
