@@ -8,8 +8,8 @@ claims that combine facts or a record's fields) and decides, in this order:
 - **unverified** when there is nothing to check: a meta or hedging sentence ("Here is a summary…", "I cannot
   find…", "Sure!"), a list marker, a claim whose only content words restate the question, or a remark about the
   sources or the conversation that shares no word with the evidence ("If you have any further questions, feel free
-  to ask."; ``is_remark``). UNVERIFIED does not
-  flag the answer (DESIGN.md "Contracts") and is never turned into entailed;
+  to ask."; ``is_remark``). UNVERIFIED does not flag the answer (DESIGN.md "Contracts") and is never turned into
+  entailed;
 - **contradicted** when the claim states a number (clock times, fractions and ordinals normalised) found nowhere in
   the evidence and the best-matching number-stating sentence covers >= ``match`` of its content words, or when a
   sentence of opposite negation polarity matches it both ways (coverage >= ``negation``); evidence = that sentence.
@@ -98,8 +98,6 @@ _REMARK = re.compile(
     r"|:\s*$",
     re.IGNORECASE,
 )
-
-
 _LIST_MARKER = re.compile(r"^\s*(?:\(?\d{1,2}[.)]|[-*•]|\(?[a-z][.)])(?:\s+|$)")
 _REFERENCE = re.compile(r"\b(?:passages?|documents?|sources?|articles?|steps?|reviews?|options?|methods?|"
                         r"tips?|ways?|points?)\s*#?\s*\d+\b(?!\.\d)(?:\s*(?:,|and|&|-)\s*\d+\b(?!\.\d))*", re.IGNORECASE)

@@ -52,8 +52,8 @@ from ..errors import ConfigError, MissingDependencyError
 from ..text.lexical import one_edit
 from ..types import Claim, Judgment, Label, Span, Stage
 from . import features as F
-from .lexical import claim_numbers, evidence_numbers, is_remark
 from . import tagger as T
+from .lexical import claim_numbers, evidence_numbers, is_remark
 
 MODEL_NAME = "local_judge"
 WORD_MODEL = "local_judge_words.onnx"
@@ -96,7 +96,8 @@ def unseen_claims(claim_matrix: np.ndarray) -> np.ndarray:
     """Which rows of a claim matrix are claims sharing no content word with the evidence, with at least
     ``MIN_UNSEEN_WORDS`` of them. Gold labels call only 23 % of such RAGTruth train claims hallucinated (most are
     headers and generic fragments, which do not reach three content words as often), so the model gives them a low
-    risk; a user reading "A dog barked loudly" against "A cat." expects baseless. Costs 0.003 validation F1."""
+    risk; a user reading "A dog barked loudly" against "A cat." expects baseless. Cost 0.003 validation F1 before the
+    exemptions of ``shares_something`` (session 10)."""
     col = F.CLAIM_MODEL_FEATURES.index
     return ((claim_matrix[:, col("c_rule")] == F.RULES.index("no-evidence"))
             & (claim_matrix[:, col("c_content")] >= MIN_UNSEEN_WORDS))
