@@ -210,6 +210,23 @@ def test_a_remark_about_the_sources_sharing_no_word_with_them_is_left_to_the_mod
     assert not local.is_remark("Antioxidants (passage 1) are found in fruits.")  # a citation, not a remark
 
 
+def test_a_claim_forced_to_baseless_points_at_its_likeliest_words(monkeypatch):
+    ctx = "The trial lasts 14 days."
+    text = "Zebras migrate through Kenyan savannas."
+    judge = local.LocalJudge(semantic=False)
+    score = judge.score
+
+    def low_but_one(*args, **kwargs):  # the model finds only "Kenyan" likely hallucinated
+        rows, word_p, claim_p, by_rule, tagged = score(*args, **kwargs)
+        word_p = [np.where(np.arange(len(w)) == 3, 0.9, 0.01) for w in word_p]
+        return rows, word_p, claim_p, by_rule, tagged
+
+    monkeypatch.setattr(judge, "score", low_but_one)
+    (j,) = asyncio.run(judge.judge([_claim(text)], ctx, question=None, stage="global"))
+    assert j.label == Label.BASELESS and "none of the claim's content words" in j.reason
+    assert [text[s.start:s.end] for s in j.spans] == ["Kenyan"]  # not the whole claim
+
+
 def test_a_claim_stating_only_numbers_of_the_evidence_is_left_to_the_model():
     record = '{"name": "Blue Cafe",\n"hours": {"Monday": "10:0-20:0", "Tuesday": "10:0-20:0"}}'
     hours, other_hours, zebras = _judged_by_rules(

@@ -145,6 +145,12 @@ def decided_by_rule(claim_matrix: np.ndarray) -> np.ndarray:
     return unseen_claims(claim_matrix) | number_swaps(claim_matrix) | negation_flips(claim_matrix)
 
 
+def _word_spans(rows: F.WordRows, word_p: np.ndarray, word_threshold: float) -> tuple[Span, ...]:
+    """A flagged claim's spans: its words at or over ``word_threshold``, joined (``merge_words``)."""
+    return tuple(Span(start=s, end=e) for s, e in merge_words(
+        [(s, e, float(p)) for (s, e), p in zip(rows.spans, word_p)], word_threshold))
+
+
 def model_dir() -> Path:
     return Path(str(resources.files("rt4chart.judges") / "models"))
 
@@ -379,10 +385,10 @@ class LocalJudge:
             a = rows_i.assessment
             q = float(q)
             if forced and rows_i.rule == "no-evidence":
-                # the score stays the model's risk, raised to the threshold so that it agrees with the label
+                # the score stays the model's risk, raised to the threshold so that it agrees with the label; the
+                # spans are the likeliest words, as for any flagged claim (and as the word threshold was calibrated)
                 out.append(Judgment(label=Label.BASELESS, score=round(max(q, threshold), 4),
-                                    prompt_version=version,
-                                    spans=(Span(start=rows_i.spans[0][0], end=rows_i.spans[-1][1]),),
+                                    prompt_version=version, spans=_word_spans(rows_i, wp, word_threshold),
                                     reason=f"none of the claim's content words occurs in the evidence "
                                     f"(model P(hallucinated)={q:.2f})"))
                 continue
@@ -396,8 +402,7 @@ class LocalJudge:
                                     reason=f"P(hallucinated)={q:.2f}: {edit.describe()}"))
                 continue
             if q >= threshold:
-                spans = tuple(Span(start=s, end=e) for s, e in merge_words(
-                    [(s, e, float(p)) for (s, e), p in zip(rows_i.spans, wp)], word_threshold))
+                spans = _word_spans(rows_i, wp, word_threshold)
                 if rows_i.rule in ("number-conflict", "negation-conflict"):
                     quote = texts[a.rival if rows_i.rule == "number-conflict" else a.order[0]]
                     why = "a number in the claim differs from" if rows_i.rule == "number-conflict" else \
