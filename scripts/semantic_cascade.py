@@ -41,8 +41,9 @@ def main() -> None:
             semantic.append(False)
             continue
         rows = judge.rows(claims, r.context, r.question)
-        _, q0, rule0 = models.predict(rows)
-        _, q1, rule1 = models.predict(rows, judge.tag(claims, r.context, r.question, rows))
+        spared = L.exempt(claims, rows, r.context)
+        _, q0, rule0 = models.predict(rows, spared=spared)
+        _, q1, rule1 = models.predict(rows, judge.tag(claims, r.context, r.question, rows), spared=spared)
         risk.append(float(q0.max()))
         trees.append(bool((rule0 | (q0 >= t_trees)).any()))
         semantic.append(bool((rule1 | (q1 >= t_sem)).any()))

@@ -346,11 +346,10 @@ def main() -> None:
 
     # 3. thresholds on the validation slice, with the judge's rules (claims sharing no word with the context, unless
     # they share something else with it; number swaps), which flag a claim at any threshold
-    no_evidence = Cv[:, F.CLAIM_MODEL_FEATURES.index("c_rule")] == F.RULES.index("no-evidence")
     contexts = [records[int(r)].context for r in claim_record_of(data)[val_claims]]
-    spared = no_evidence & np.array([shares_something(t, c) for t, c in
-                                     zip(claim_texts(data, records, val_claims), contexts)], dtype=bool)
-    q = np.where(decided_by_rule(Cv) & ~spared, 1.0, q)
+    spared = np.array([shares_something(t, c) for t, c in zip(claim_texts(data, records, val_claims), contexts)],
+                      dtype=bool)
+    q = np.where(decided_by_rule(Cv, spared), 1.0, q)
     claim_t = max(np.arange(0.05, 0.95, 0.01), key=lambda t: evaluate(data, records, p_word, q, val_claims, t, 0.5, spans=False)[0].f1)
     claim_t = round(float(claim_t), 2)
     word_t = max(np.arange(0.05, 0.6, 0.025),

@@ -178,8 +178,8 @@ def test_the_global_pass_reuses_the_local_passs_tree_prediction_on_the_same_text
     judge._recent.clear()
     calls = []
     predict = judge._models.predict
-    monkeypatch.setattr(judge._models, "predict", lambda rows, tagged=None: calls.append(tagged is not None)
-                        or predict(rows, tagged))
+    monkeypatch.setattr(judge._models, "predict", lambda rows, tagged=None, **kw: calls.append(tagged is not None)
+                        or predict(rows, tagged, **kw))
     ctx = "The free trial lasts 14 days. Eligible users may request one extension by email."
     claims = [_claim("The free trial lasts 14 days."), _claim("Extensions are granted by phone to all users.", 1)]
     at_local = asyncio.run(judge.judge(claims, ctx, question=None, stage="local"))

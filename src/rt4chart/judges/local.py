@@ -117,7 +117,7 @@ def shares_something(text: str, evidence: str) -> bool:
 
 def exempt(claims: Sequence[Claim], rows: Sequence[F.WordRows], evidence: str) -> np.ndarray:
     """Which claims share no content word with the evidence but ``shares_something`` with it: exempt from
-    ``unseen_claims``."""
+    ``unseen_claims`` (only those claims are read: the others cannot be unseen)."""
     return np.array([r.rule == "no-evidence" and shares_something(c.text, evidence) for c, r in zip(claims, rows)],
                     dtype=bool)
 
@@ -140,9 +140,11 @@ def negation_flips(claim_matrix: np.ndarray) -> np.ndarray:
     return claim_matrix[:, F.CLAIM_MODEL_FEATURES.index("c_rule")] == F.RULES.index("negation-conflict")
 
 
-def decided_by_rule(claim_matrix: np.ndarray) -> np.ndarray:
-    """Claims flagged whatever the model's probability: ``unseen_claims``, ``number_swaps``, ``negation_flips``."""
-    return unseen_claims(claim_matrix) | number_swaps(claim_matrix) | negation_flips(claim_matrix)
+def decided_by_rule(claim_matrix: np.ndarray, spared: Optional[np.ndarray] = None) -> np.ndarray:
+    """Claims flagged whatever the model's probability: ``unseen_claims`` (but those ``spared``, a mask from
+    ``exempt``), ``number_swaps``, ``negation_flips``."""
+    unseen = unseen_claims(claim_matrix) if spared is None else unseen_claims(claim_matrix) & ~spared
+    return unseen | number_swaps(claim_matrix) | negation_flips(claim_matrix)
 
 
 def _word_spans(rows: F.WordRows, word_p: np.ndarray, word_threshold: float) -> tuple[Span, ...]:
@@ -248,10 +250,10 @@ class _Models:
         return 1.0 / (1.0 + np.exp(-logit.astype(np.float64)))
 
     def predict(self, rows: Sequence[F.WordRows], tagged: Optional[Sequence[np.ndarray]] = None,
-                ) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
-        """Word probabilities per claim, claim probabilities, and which claims ``decided_by_rule`` flags, for claims
-        judged together. With ``tagged`` (the tagger's probability of each claim word, ``nan`` outside its window),
-        the semantic stage's tree models read those too."""
+                spared: Optional[np.ndarray] = None) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+        """Word probabilities per claim, claim probabilities, and which claims ``decided_by_rule`` flags (``spared``:
+        its ``exempt`` mask), for claims judged together. With ``tagged`` (the tagger's probability of each claim
+        word, ``nan`` outside its window), the semantic stage's tree models read those too."""
         if not rows:
             return [], np.zeros(0), np.zeros(0, dtype=bool)
         words, claims = (self.words, self.claims) if tagged is None else (self.words_t, self.claims_t)
@@ -262,7 +264,7 @@ class _Models:
         matrix = F.claim_matrix(per_claim, rows)
         if tagged is not None:
             matrix = np.hstack([matrix, T.claim_columns(tagged)])
-        return per_claim, self._run(claims, matrix), decided_by_rule(matrix)
+        return per_claim, self._run(claims, matrix), decided_by_rule(matrix, spared)
 
 
 @lru_cache(maxsize=4)
@@ -324,10 +326,9 @@ class LocalJudge:
             rows = self.rows(claims, evidence, question)
         memo = {} if memo is None else memo
         if "trees" not in memo:
-            memo["trees"] = self._models.predict(rows)
+            memo["spared"] = exempt(claims, rows, evidence)
+            memo["trees"] = self._models.predict(rows, spared=memo["spared"])
         word_p, claim_p, by_rule = memo["trees"]
-        spared = exempt(claims, rows, evidence)
-        by_rule = by_rule & ~spared
         if not (semantic and self._models.has_tagger and rows):
             return rows, word_p, claim_p, by_rule, False
         # a short answer with a short claim that has an unmatched word is not clearly supported (SHORT_CLAIM_WORDS)
@@ -335,8 +336,9 @@ class LocalJudge:
             len(r.spans) <= SHORT_CLAIM_WORDS and r.assessment is not None and r.assessment.uncovered for r in rows)
         if claim_p.max() < SKIP_TAGGER_BELOW and not by_rule.any() and not short_unmatched:
             return rows, word_p, claim_p, by_rule, False
-        word_p, claim_p, by_rule = self._models.predict(rows, self.tag(claims, evidence, question, rows))
-        return rows, word_p, claim_p, by_rule & ~spared, True
+        word_p, claim_p, by_rule = self._models.predict(rows, self.tag(claims, evidence, question, rows),
+                                                        spared=memo["spared"])
+        return rows, word_p, claim_p, by_rule, True
 
     @staticmethod
     def rows(claims: Sequence[Claim], evidence: str, question: Optional[str]) -> list[F.WordRows]:
