@@ -17,6 +17,11 @@ stopping):
    gold spans cover a quarter of it or 12 characters. Its word inputs on train are out-of-fold (``--folds``
    context-grouped folds), so it learns from word probabilities as noisy as those it will see at run time.
 
+With ``--semantic``, a third, small ensemble, the **calibrator**, maps a claim probability to P(answer is
+hallucinated), given the record's shape and size (``rt4chart.judges.local.CALIBRATOR_FEATURES``, monotone in the
+claim probability). It is fitted on each train answer's riskiest claim, with claim probabilities from ``--folds``
+out-of-fold claim models, so that it learns from probabilities it did not fit.
+
 A context-grouped ``--val-frac`` of train is held out: validation metrics are printed every ``--report-every``
 trees, and the two thresholds are calibrated there (claim threshold: best answer-level F1; word threshold: best
 character span F1). Both ensembles are written as ONNX ``TreeEnsembleRegressor`` graphs (``ai.onnx.ml``; onnxruntime
@@ -45,8 +50,8 @@ from rt4chart.eval.metrics import answer_prf, span_prf  # noqa: E402
 from rt4chart.judges import features as F  # noqa: E402
 from rt4chart.judges import tagger as T  # noqa: E402
 from rt4chart.judges.local import (  # noqa: E402
-    CARD, CLAIM_MODEL, CLAIM_MODEL_T, TAGGER_CARD, WORD_MODEL, WORD_MODEL_T, decided_by_rule, merge_words,
-    shares_something)
+    CALIBRATOR_FEATURES, CALIBRATOR_T, CARD, CLAIM_MODEL, CLAIM_MODEL_T, TAGGER_CARD, WORD_MODEL, WORD_MODEL_T,
+    calibrator_rows, decided_by_rule, merge_words, shares_something)
 
 OUT_DIR = ROOT / "src" / "rt4chart" / "judges" / "models"
 
@@ -153,12 +158,12 @@ def tagger_column(data: dict, records, args) -> np.ndarray:
     return col
 
 
-def boosted(iters: int, leaves: int, lr: float, min_leaf: int, seed: int):
+def boosted(iters: int, leaves: int, lr: float, min_leaf: int, seed: int, monotonic=None):
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     return HistGradientBoostingClassifier(max_iter=iters, learning_rate=lr, max_leaf_nodes=leaves,
                                           min_samples_leaf=min_leaf, l2_regularization=1.0, early_stopping=False,
-                                          random_state=seed)
+                                          random_state=seed, monotonic_cst=monotonic)
 
 
 def export(model, n_features: int, path: Path) -> None:
@@ -226,6 +231,14 @@ def claim_rows_from(data: dict, p: np.ndarray, claims: np.ndarray,
     return np.concatenate(out), np.array(out_rec)
 
 
+def riskiest_rows(rows: np.ndarray, q: np.ndarray, claim_records: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The row of each record's riskiest claim (``q``: claim probabilities; rows and ``claim_records`` per claim, in
+    record order), and the records."""
+    recs, first = np.unique(claim_records, return_index=True)
+    ends = np.r_[first[1:], len(q)]
+    return np.array([rows[a + int(np.argmax(q[a:b]))] for a, b in zip(first, ends)]), recs
+
+
 def claim_record_of(data: dict) -> np.ndarray:
     """The record index of every claim id (claim ids run in record order)."""
     claim_record = np.zeros(len(data["claim_y"]), dtype=np.int64)
@@ -286,6 +299,9 @@ def main() -> None:
     ap.add_argument("--claim-leaves", type=int, default=31)
     ap.add_argument("--claim-lr", type=float, default=0.05)
     ap.add_argument("--min-leaf", type=int, default=200, help="fewest training rows in a leaf (both models)")
+    ap.add_argument("--calibrator-iters", type=int, default=200)
+    ap.add_argument("--calibrator-leaves", type=int, default=15)
+    ap.add_argument("--calibrator-min-leaf", type=int, default=100)
     ap.add_argument("--report-every", type=int, default=50, help="print validation metrics every N trees")
     ap.add_argument("--semantic", action="store_true",
                     help="train the semantic stage's pair instead: the same trees, also reading the tagger's word "
@@ -344,12 +360,37 @@ def main() -> None:
             print(f"[claim] {i} trees: validation claim AUROC {roc_auc_score(cy[val_claims], q):.4f}, "
                   f"answer AUROC {roc_auc_score(gold_y, risk):.4f}", flush=True)
 
-    # 3. thresholds on the validation slice, with the judge's rules (claims sharing no word with the context, unless
-    # they share something else with it; number swaps), which flag a claim at any threshold
-    contexts = [records[int(r)].context for r in claim_record_of(data)[val_claims]]
+    # 3. the semantic pair's calibrator: P(answer hallucinated) from its riskiest claim's probability (out-of-fold
+    # claim models on train) and the record's shape and size, fitted on the train answers
+    claim_record = claim_record_of(data)
+    q_claim = q
+    calibrator = None
+    if args.semantic:
+        t0 = time.time()
+        columns = (*F.CLAIM_MODEL_FEATURES, *T.CLAIM_COLUMNS)
+        tf = claim_fold[train_claims]
+        q_oof = np.zeros(len(train_claims))
+        for k in range(args.folds):
+            m = boosted(args.claim_iters, args.claim_leaves, args.claim_lr, args.min_leaf, args.seed).fit(
+                Ct[tf != k], cy[train_claims][tf != k])
+            q_oof[tf == k] = m.predict_proba(Ct[tf == k])[:, 1]
+        A, recs = riskiest_rows(calibrator_rows(q_oof, Ct, columns), q_oof, claim_record[train_claims])
+        monotonic = [1] + [0] * (len(CALIBRATOR_FEATURES) - 1)
+        calibrator = boosted(args.calibrator_iters, args.calibrator_leaves, args.claim_lr, args.calibrator_min_leaf,
+                             args.seed, monotonic).fit(A, [records[int(r)].hallucinated for r in recs])
+        q = calibrator.predict_proba(calibrator_rows(q_claim, Cv, columns))[:, 1]
+        _, _, risk_claim, gold_y = evaluate(data, records, p_word, q_claim, val_claims, 0.5, 0.5, spans=False)
+        _, _, risk, _ = evaluate(data, records, p_word, q, val_claims, 0.5, 0.5, spans=False)
+        print(f"[calibrator] {len(A)} train answers, {time.time() - t0:.0f}s: validation answer AUROC "
+              f"{roc_auc_score(gold_y, risk_claim):.4f} -> {roc_auc_score(gold_y, risk):.4f}", flush=True)
+
+    # 4. thresholds on the validation slice, with the judge's rules (claims sharing no word with the context, unless
+    # they share something else with it or the claim model puts them below a floor; number swaps), which flag a claim
+    # at any threshold
+    contexts = [records[int(r)].context for r in claim_record[val_claims]]
     spared = np.array([shares_something(t, c) for t, c in zip(claim_texts(data, records, val_claims), contexts)],
                       dtype=bool)
-    q = np.where(decided_by_rule(Cv, spared), 1.0, q)
+    q = np.where(decided_by_rule(Cv, spared, q_claim), 1.0, q)
     claim_t = max(np.arange(0.05, 0.95, 0.01), key=lambda t: evaluate(data, records, p_word, q, val_claims, t, 0.5, spans=False)[0].f1)
     claim_t = round(float(claim_t), 2)
     word_t = max(np.arange(0.05, 0.6, 0.025),
@@ -365,7 +406,11 @@ def main() -> None:
     word_file, claim_file = (WORD_MODEL_T, CLAIM_MODEL_T) if args.semantic else (WORD_MODEL, CLAIM_MODEL)
     export(word_model, X.shape[1], out / word_file)
     export(claim_model, Ct.shape[1], out / claim_file)
-    digest = hashlib.sha256((out / word_file).read_bytes() + (out / claim_file).read_bytes()).hexdigest()[:12]
+    files = [word_file, claim_file]
+    if calibrator is not None:
+        export(calibrator, len(CALIBRATOR_FEATURES), out / CALIBRATOR_T)
+        files.append(CALIBRATOR_T)
+    digest = hashlib.sha256(b"".join((out / f).read_bytes() for f in files)).hexdigest()[:12]
     import sklearn
 
     trees = {
@@ -379,6 +424,11 @@ def main() -> None:
                        "min_samples_leaf": args.min_leaf},
         "claim_model": {"trees": args.claim_iters, "leaves": args.claim_leaves, "learning_rate": args.claim_lr,
                         "min_samples_leaf": args.min_leaf},
+        **({"calibrator": {"features": list(CALIBRATOR_FEATURES), "monotonic": "claim_p",
+                           "trees": args.calibrator_iters, "leaves": args.calibrator_leaves,
+                           "learning_rate": args.claim_lr, "min_samples_leaf": args.calibrator_min_leaf,
+                           "fitted_on": "each train answer's riskiest claim, out-of-fold claim probabilities"}}
+           if calibrator is not None else {}),
         "validation": {"answers": len(gold_y), "answer_precision": round(ans.precision, 4),
                        "answer_recall": round(ans.recall, 4), "answer_f1": round(ans.f1, 4),
                        "span_precision": round(spans.precision, 4), "span_recall": round(spans.recall, 4),

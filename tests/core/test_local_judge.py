@@ -241,6 +241,55 @@ def test_a_claim_stating_only_numbers_of_the_evidence_is_left_to_the_model():
     assert not local.shares_something("Open every day.", record)  # no number, no remark
 
 
+def test_the_unseen_rule_leaves_to_the_model_a_claim_it_clearly_dismisses():
+    col = F.CLAIM_MODEL_FEATURES.index
+    matrix = np.zeros((3, len(F.CLAIM_MODEL_FEATURES)), dtype=np.float32)
+    matrix[:, col("c_rule")] = F.RULES.index("no-evidence")
+    matrix[:, col("c_content")] = 4  # four content words, none of them in the evidence
+    risk = np.array([0.01, local.UNSEEN_MIN_RISK, 0.6])
+    assert local.decided_by_rule(matrix).tolist() == [True, True, True]
+    assert local.decided_by_rule(matrix, risk=risk).tolist() == [False, True, True]
+    assert local.decided_by_rule(matrix, np.array([False, True, False]), risk).tolist() == [False, False, True]
+
+
+def test_the_judge_applies_the_unseen_rules_floor_to_the_models_probability(monkeypatch):
+    ctx = "The trial lasts 14 days."
+    (forced,) = _judged_by_rules(ctx, "Zebras migrate through Kenyan savannas.")
+    assert forced.label == Label.BASELESS and "none of the claim's content words" in forced.reason
+    monkeypatch.setattr(local, "UNSEEN_MIN_RISK", 0.99)  # every model probability is now under the floor
+    (left,) = _judged_by_rules(ctx, "Zebras migrate through Kenyan savannas.")
+    assert left.label == Label.ENTAILED and left.evidence == ()
+    assert "none of the claim's content words" not in left.reason
+
+
+def test_the_calibrator_never_lowers_the_risk_of_a_riskier_claim_and_reads_the_input_shape():
+    models = local.LocalJudge()._models
+    assert models.calibrator_t is not None  # shipped with the semantic stage
+    p = np.linspace(0.0, 1.0, 101)
+    risks = []
+    for ctx, question in ((CTX, "How long does the free trial last?"), ('{"name": "Blue Cafe", "wifi": "free"}', None),
+                          (" ".join([CTX] * 30), None)):
+        rows = F.claim_rows("The trial lasts 14 days.", ctx, question)
+        matrix = F.claim_matrix([np.zeros(len(rows.spans))], [rows])
+        risk = models._run(models.calibrator_t, local.calibrator_rows(p, np.repeat(matrix, len(p), axis=0),
+                                                                      F.CLAIM_MODEL_FEATURES))
+        assert (np.diff(risk) >= 0).all() and risk[-1] > risk[0]
+        risks.append(risk)
+    # the same claim probability is another answer risk for a question, a record, a long text
+    assert max(np.abs(risks[0] - risks[1]).max(), np.abs(risks[1] - risks[2]).max()) > 0.02
+
+
+def test_the_judge_works_without_a_calibrator(tmp_path):
+    d = tmp_path / "models"
+    shutil.copytree(local.model_dir(), d, ignore=shutil.ignore_patterns(local.CALIBRATOR_T))
+    judge = local.LocalJudge(directory=d)
+    assert judge.semantic and judge._models.calibrator_t is None
+    claims = [_claim("The free trial lasts 14 days."), _claim("The free trial lasts 30 days.", 1)]
+    calibrated = local.LocalJudge()
+    bare = judge.score(claims, CTX, None, semantic=True)[2]
+    assert not np.allclose(bare, calibrated.score(claims, CTX, None, semantic=True)[2])
+
+
 def test_a_sentence_copied_but_for_one_edit_is_contradicted_with_that_sentence():
     ctx = ("The Eiffel Tower is in Paris. About seven million people visit it every year. "
            "Visitors can climb the stairs or take a lift to the top.")

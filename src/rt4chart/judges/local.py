@@ -19,8 +19,9 @@ sentence does not have, or none where it has one; ``rt4chart.text.lexical.one_ed
 models never learned them. A claim of ``MIN_UNSEEN_WORDS`` content words or more, none of them in the evidence, is
 ``baseless`` whatever the model says (``unseen_claims``), unless it is a remark about the sources or the conversation
 ("If you have any further questions, feel free to ask.") or states only numbers of the evidence
-(``shares_something``). An ``entailed`` claim's evidence is the sentences that best cover its content words; a
-claim with nothing checkable (a meta sentence, a restated question) gets none, which the auditor reports as
+(``shares_something``), or the model puts it below ``UNSEEN_MIN_RISK`` ("offers takeout services." against a
+record's ``"RestaurantsTakeOut": true``). An ``entailed`` claim's evidence is the sentences that best cover its content
+words; a claim with nothing checkable (a meta sentence, a restated question) gets none, which the auditor reports as
 ``unverified``.
 
 **Semantic stage** (global verification only; ``semantic=False`` or ``--no-tagger`` turns it off). Unless the
@@ -28,7 +29,11 @@ trees alone find every claim clearly supported (``SKIP_TAGGER_BELOW``; in a shor
 unmatched word is not, ``SHORT_CLAIM_WORDS``), the MiniLM token tagger of
 ``rt4chart.judges.tagger`` reads the claims against the context once, and a second pair of tree models, trained the
 same way with the tagger's word probabilities as extra columns (``tagger.WORD_COLUMNS``, ``tagger.CLAIM_COLUMNS``),
-gives the probabilities instead; its thresholds are in ``models/local_tagger.json``. Local chunks get the trees
+gives the probabilities instead. Its **calibrator** (``CALIBRATOR_T``, a small tree model fitted on the train
+answers, monotone in the claim probability) turns each claim probability into the answer's risk were that claim its
+riskiest, given whether there is a question, whether the context is a record, and the context's and the answer's
+lengths: the same claim probability means more risk in some inputs than in others. Its threshold and the word
+threshold are in ``models/local_tagger.json``. Local chunks get the trees
 alone: they are search hints, and the global pass decides.
 
 Runtime needs only numpy, onnxruntime and tokenizers (core dependencies): no torch, no scikit-learn. The models
@@ -63,20 +68,33 @@ CARD = "local_judge.json"
 TAGGER_CARD = "local_tagger.json"
 WORD_MODEL_T = "local_judge_words_tagger.onnx"
 CLAIM_MODEL_T = "local_judge_claims_tagger.onnx"
+#: the semantic stage's calibrator: P(the answer is hallucinated) given one claim's probability as its riskiest and
+#: the record's shape and size (``CALIBRATOR_FEATURES``); optional, the claim probability is used when it is absent
+CALIBRATOR_T = "local_judge_calibrator_tagger.onnx"
+#: the calibrator's inputs: the claim model's probability (monotone: a riskier claim never lowers the answer's risk),
+#: whether there is a question, whether the context is a record, the context's and the answer's length
+CALIBRATOR_FEATURES = ("claim_p", "r_question_words", "r_ev_brace", "r_ev_chars", "a_words")
 _BRIDGE = 3  # flagged words separated by at most this many characters (spaces, punctuation) form one span
 #: a claim with at least this many content words, none of which occurs anywhere in the evidence, is baseless
 #: whatever the model says (RAGTruth's short unsupported fragments taught it a lower risk; see unseen_claims)
 MIN_UNSEEN_WORDS = 3
+#: ... unless the model itself puts it below this risk. Fitted on RAGTruth train outside the validation slice, with
+#: out-of-fold claim probabilities of the semantic pair: of the 1,116 claims the rule forced there, the 250 under
+#: 0.05 were 1.6 % gold-hallucinated ("offers takeout services.", "is well-regarded by its customers."), those from
+#: 0.05 to the threshold 15 %; answer F1 on those claims' answers rose from 0.7493 (no floor) to 0.7533 (0.05; 0.7550
+#: with no rule at all). "A dog barked loudly" against "A cat." gets 0.09 from the trees alone and stays baseless.
+UNSEEN_MIN_RISK = 0.05
 #: a claim stating a number absent from the evidence, whose other content words a number-stating evidence sentence
 #: covers at least this well, is contradicted whatever the model says (see number_swaps)
 NUMBER_SWAP_COVER = 0.8
 
 
 #: at global verification, claims whose riskiest one the trees alone put below this, with no rule firing, are
-#: decided by the trees without the tagger. On the validation slice (scripts/semantic_cascade.py) 0.10 skips 32% of
-#: the answers for answer F1 0.7169 and span F1 0.485, against 0.7160 and 0.485 with the tagger on every answer;
-#: 0.06 skipped 19% and changed no decision; 0.11 to 0.13 skip 35-41% and lose 0.005; 0.15 skips 46% (all the
-#: answers the trees alone pass) and loses 0.012
+#: decided by the trees without the tagger. On the validation slice (scripts/semantic_cascade.py), before the
+#: calibrator: 0.10 skipped 32% of the answers for answer F1 0.7169, against 0.7160 with the tagger on every answer.
+#: With it (session 11): 0.10 skips 32% for 0.7361, against 0.7400 on every answer; 0.08 skips 26% for 0.7404, but
+#: put the speed benchmark's median at 102.9 ms against 100.0 (one benchmark each, three runs); 0.11 to 0.15 skip 35-47%
+#: and lose 0.010-0.014
 SKIP_TAGGER_BELOW = 0.10
 #: ... unless the answer is short (at most ``SHORT_ANSWER_CLAIMS`` claims) and a claim of at most
 #: ``SHORT_CLAIM_WORDS`` words has a content word that the evidence sentences matching it best do not have. The trees
@@ -140,11 +158,23 @@ def negation_flips(claim_matrix: np.ndarray) -> np.ndarray:
     return claim_matrix[:, F.CLAIM_MODEL_FEATURES.index("c_rule")] == F.RULES.index("negation-conflict")
 
 
-def decided_by_rule(claim_matrix: np.ndarray, spared: Optional[np.ndarray] = None) -> np.ndarray:
+def decided_by_rule(claim_matrix: np.ndarray, spared: Optional[np.ndarray] = None,
+                    risk: Optional[np.ndarray] = None) -> np.ndarray:
     """Claims flagged whatever the model's probability: ``unseen_claims`` (but those ``spared``, a mask from
-    ``exempt``), ``number_swaps``, ``negation_flips``."""
-    unseen = unseen_claims(claim_matrix) if spared is None else unseen_claims(claim_matrix) & ~spared
+    ``exempt``, and those whose ``risk``, the model's claim probabilities, is below ``UNSEEN_MIN_RISK``),
+    ``number_swaps``, ``negation_flips``."""
+    unseen = unseen_claims(claim_matrix)
+    if spared is not None:
+        unseen &= ~spared
+    if risk is not None:
+        unseen &= risk >= UNSEEN_MIN_RISK
     return unseen | number_swaps(claim_matrix) | negation_flips(claim_matrix)
+
+
+def calibrator_rows(claim_p: np.ndarray, claim_matrix: np.ndarray, columns: Sequence[str]) -> np.ndarray:
+    """The calibrator's input rows (``CALIBRATOR_FEATURES``), one per claim: its probability beside the record and
+    answer features of ``claim_matrix``, whose column names are ``columns``."""
+    return np.column_stack([claim_p] + [claim_matrix[:, list(columns).index(c)] for c in CALIBRATOR_FEATURES[1:]])
 
 
 def _word_spans(rows: F.WordRows, word_p: np.ndarray, word_threshold: float) -> tuple[Span, ...]:
@@ -218,7 +248,7 @@ class _Models:
         self._tagger_args = (directory, threads)
         self._tagger_lock = threading.Lock()
         self.tagger_card: dict[str, Any] = {}
-        self.words_t = self.claims_t = None
+        self.words_t = self.claims_t = self.calibrator_t = None
         if all((directory / f).exists() for f in (TAGGER_CARD, WORD_MODEL_T, CLAIM_MODEL_T)) \
                 and T.is_available(directory):
             self.tagger_card = json.loads((directory / TAGGER_CARD).read_text())
@@ -230,6 +260,8 @@ class _Models:
                                   "retrain it with scripts/train_local_judge.py --semantic")
             self.has_tagger = True
             self.words_t, self.claims_t = session(WORD_MODEL_T), session(CLAIM_MODEL_T)
+            if (directory / CALIBRATOR_T).exists():
+                self.calibrator_t = session(CALIBRATOR_T)
 
     @property
     def tagger(self) -> Optional[T.Tagger]:
@@ -253,7 +285,8 @@ class _Models:
                 spared: Optional[np.ndarray] = None) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
         """Word probabilities per claim, claim probabilities, and which claims ``decided_by_rule`` flags (``spared``:
         its ``exempt`` mask), for claims judged together. With ``tagged`` (the tagger's probability of each claim
-        word, ``nan`` outside its window), the semantic stage's tree models read those too."""
+        word, ``nan`` outside its window), the semantic stage's tree models read those too, and its calibrator (when
+        installed) turns each claim probability into the answer's risk were that claim its riskiest."""
         if not rows:
             return [], np.zeros(0), np.zeros(0, dtype=bool)
         words, claims = (self.words, self.claims) if tagged is None else (self.words_t, self.claims_t)
@@ -264,7 +297,12 @@ class _Models:
         matrix = F.claim_matrix(per_claim, rows)
         if tagged is not None:
             matrix = np.hstack([matrix, T.claim_columns(tagged)])
-        return per_claim, self._run(claims, matrix), decided_by_rule(matrix, spared)
+        claim_p = self._run(claims, matrix)
+        by_rule = decided_by_rule(matrix, spared, claim_p)
+        if tagged is not None and self.calibrator_t is not None:
+            claim_p = self._run(self.calibrator_t, calibrator_rows(
+                claim_p, matrix, (*F.CLAIM_MODEL_FEATURES, *T.CLAIM_COLUMNS)))
+        return per_claim, claim_p, by_rule
 
 
 @lru_cache(maxsize=4)
