@@ -33,8 +33,8 @@ gives the probabilities instead. Its **calibrator** (``CALIBRATOR_T``, a small t
 answers, monotone in the claim probability) turns each claim probability into the answer's risk were that claim its
 riskiest, given whether there is a question, whether the context is a record, and the context's and the answer's
 lengths: the same claim probability means more risk in some inputs than in others. Its threshold and the word
-threshold are in ``models/local_tagger.json``. Local chunks get the trees
-alone: they are search hints, and the global pass decides.
+threshold are in ``models/local_tagger.json``. Local chunks get the trees alone: they are search hints, and the
+global pass decides.
 
 Runtime needs only numpy, onnxruntime and tokenizers (core dependencies): no torch, no scikit-learn. The models
 (``models/local_judge_*.onnx``, about 2 MB; ``models/local_tagger.onnx``, 23 MB, int8) ship in the wheel.
@@ -81,8 +81,9 @@ MIN_UNSEEN_WORDS = 3
 #: ... unless the model itself puts it below this risk. Fitted on RAGTruth train outside the validation slice, with
 #: out-of-fold claim probabilities of the semantic pair: of the 1,116 claims the rule forced there, the 250 under
 #: 0.05 were 1.6 % gold-hallucinated ("offers takeout services.", "is well-regarded by its customers."), those from
-#: 0.05 to the threshold 15 %; answer F1 on those claims' answers rose from 0.7493 (no floor) to 0.7533 (0.05; 0.7550
-#: with no rule at all). "A dog barked loudly" against "A cat." gets 0.09 from the trees alone and stays baseless.
+#: 0.05 to the threshold 15 %; answer F1 over the train answers rose from 0.7493 (the rule with no floor) to 0.7533
+#: (0.05; 0.7550 with no rule at all). "A dog barked loudly" against "A cat." gets 0.09 from the trees alone and
+#: stays baseless.
 UNSEEN_MIN_RISK = 0.05
 #: a claim stating a number absent from the evidence, whose other content words a number-stating evidence sentence
 #: covers at least this well, is contradicted whatever the model says (see number_swaps)
@@ -93,8 +94,8 @@ NUMBER_SWAP_COVER = 0.8
 #: decided by the trees without the tagger. On the validation slice (scripts/semantic_cascade.py), before the
 #: calibrator: 0.10 skipped 32% of the answers for answer F1 0.7169, against 0.7160 with the tagger on every answer.
 #: With it (session 11): 0.10 skips 32% for 0.7361, against 0.7400 on every answer; 0.08 skips 26% for 0.7404, but
-#: put the speed benchmark's median at 102.9 ms against 100.0 (one benchmark each, three runs); 0.11 to 0.15 skip 35-47%
-#: and lose 0.010-0.014
+#: put the speed benchmark's median at 102.9 ms against 100.0 (one benchmark each, three runs); 0.11 to 0.15 skip
+#: 35-47% and lose 0.010-0.014
 SKIP_TAGGER_BELOW = 0.10
 #: ... unless the answer is short (at most ``SHORT_ANSWER_CLAIMS`` claims) and a claim of at most
 #: ``SHORT_CLAIM_WORDS`` words has a content word that the evidence sentences matching it best do not have. The trees
