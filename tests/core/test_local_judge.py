@@ -267,8 +267,9 @@ def test_the_calibrator_never_lowers_the_risk_of_a_riskier_claim_and_reads_the_i
     assert models.calibrator_t is not None  # shipped with the semantic stage
     p = np.linspace(0.0, 1.0, 101)
     risks = []
-    for ctx, question in ((CTX, "How long does the free trial last?"), ('{"name": "Blue Cafe", "wifi": "free"}', None),
-                          (" ".join([CTX] * 30), None)):
+    record = ('{"name": "Blue Cafe", "attributes": {"WiFi": "free"}, "hours": {"Monday": "9-17"}, '
+              '"reviews": [{"stars": 5}]}')
+    for ctx, question in ((CTX, "How long does the free trial last?"), (record, None), (" ".join([CTX] * 30), None)):
         rows = F.claim_rows("The trial lasts 14 days.", ctx, question)
         matrix = F.claim_matrix([np.zeros(len(rows.spans))], [rows])
         risk = models._run(models.calibrator_t, local.calibrator_rows(p, np.repeat(matrix, len(p), axis=0),
@@ -279,15 +280,19 @@ def test_the_calibrator_never_lowers_the_risk_of_a_riskier_claim_and_reads_the_i
     assert max(np.abs(risks[0] - risks[1]).max(), np.abs(risks[1] - risks[2]).max()) > 0.02
 
 
-def test_the_judge_works_without_a_calibrator(tmp_path):
+def test_a_missing_calibrator_is_a_clear_error_and_an_older_card_runs_without_one(tmp_path):
     d = tmp_path / "models"
     shutil.copytree(local.model_dir(), d, ignore=shutil.ignore_patterns(local.CALIBRATOR_T))
+    with pytest.raises(ConfigError, match=local.CALIBRATOR_T):
+        local.LocalJudge(directory=d)
+    card = json.loads((d / local.TAGGER_CARD).read_text())
+    del card["trees"]["calibrator"]  # a model folder from before the calibrator: its thresholds are the claim model's
+    (d / local.TAGGER_CARD).write_text(json.dumps(card))
     judge = local.LocalJudge(directory=d)
     assert judge.semantic and judge._models.calibrator_t is None
     claims = [_claim("The free trial lasts 14 days."), _claim("The free trial lasts 30 days.", 1)]
-    calibrated = local.LocalJudge()
     bare = judge.score(claims, CTX, None, semantic=True)[2]
-    assert not np.allclose(bare, calibrated.score(claims, CTX, None, semantic=True)[2])
+    assert not np.allclose(bare, local.LocalJudge().score(claims, CTX, None, semantic=True)[2])
 
 
 def test_a_sentence_copied_but_for_one_edit_is_contradicted_with_that_sentence():

@@ -69,7 +69,8 @@ TAGGER_CARD = "local_tagger.json"
 WORD_MODEL_T = "local_judge_words_tagger.onnx"
 CLAIM_MODEL_T = "local_judge_claims_tagger.onnx"
 #: the semantic stage's calibrator: P(the answer is hallucinated) given one claim's probability as its riskiest and
-#: the record's shape and size (``CALIBRATOR_FEATURES``); optional, the claim probability is used when it is absent
+#: the record's shape and size (``CALIBRATOR_FEATURES``); used when the tagger's card names one (older model folders
+#: decide on the claim probability)
 CALIBRATOR_T = "local_judge_calibrator_tagger.onnx"
 #: the calibrator's inputs: the claim model's probability (monotone: a riskier claim never lowers the answer's risk),
 #: whether there is a question, whether the context is a record, the context's and the answer's length
@@ -261,7 +262,12 @@ class _Models:
                                   "retrain it with scripts/train_local_judge.py --semantic")
             self.has_tagger = True
             self.words_t, self.claims_t = session(WORD_MODEL_T), session(CLAIM_MODEL_T)
-            if (directory / CALIBRATOR_T).exists():
+            # the card says whether its thresholds are on the calibrator's scale (older model folders have none)
+            if "calibrator" in trees:
+                if not (directory / CALIBRATOR_T).exists():
+                    raise ConfigError(f"the local judge's semantic stage in {directory} was calibrated with "
+                                      f"{CALIBRATOR_T}, which is missing; reinstall rt4chart or retrain with "
+                                      "scripts/train_local_judge.py --semantic")
                 self.calibrator_t = session(CALIBRATOR_T)
 
     @property
