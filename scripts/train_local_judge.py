@@ -367,18 +367,17 @@ def main() -> None:
     calibrator = None
     if args.semantic:
         t0 = time.time()
-        columns = (*F.CLAIM_MODEL_FEATURES, *T.CLAIM_COLUMNS)
         tf = claim_fold[train_claims]
         q_oof = np.zeros(len(train_claims))
         for k in range(args.folds):
             m = boosted(args.claim_iters, args.claim_leaves, args.claim_lr, args.min_leaf, args.seed).fit(
                 Ct[tf != k], cy[train_claims][tf != k])
             q_oof[tf == k] = m.predict_proba(Ct[tf == k])[:, 1]
-        A, recs = riskiest_rows(calibrator_rows(q_oof, Ct, columns), q_oof, claim_record[train_claims])
+        A, recs = riskiest_rows(calibrator_rows(q_oof, Ct), q_oof, claim_record[train_claims])
         monotonic = [1] + [0] * (len(CALIBRATOR_FEATURES) - 1)
         calibrator = boosted(args.calibrator_iters, args.calibrator_leaves, args.claim_lr, args.calibrator_min_leaf,
                              args.seed, monotonic).fit(A, [records[int(r)].hallucinated for r in recs])
-        q = calibrator.predict_proba(calibrator_rows(q_claim, Cv, columns))[:, 1]
+        q = calibrator.predict_proba(calibrator_rows(q_claim, Cv))[:, 1]
         _, _, risk_claim, gold_y = evaluate(data, records, p_word, q_claim, val_claims, 0.5, 0.5, spans=False)
         _, _, risk, _ = evaluate(data, records, p_word, q, val_claims, 0.5, 0.5, spans=False)
         print(f"[calibrator] {len(A)} train answers, {time.time() - t0:.0f}s: validation answer AUROC "

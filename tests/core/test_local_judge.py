@@ -272,8 +272,7 @@ def test_the_calibrator_never_lowers_the_risk_of_a_riskier_claim_and_reads_the_i
     for ctx, question in ((CTX, "How long does the free trial last?"), (record, None), (" ".join([CTX] * 30), None)):
         rows = F.claim_rows("The trial lasts 14 days.", ctx, question)
         matrix = F.claim_matrix([np.zeros(len(rows.spans))], [rows])
-        risk = models._run(models.calibrator_t, local.calibrator_rows(p, np.repeat(matrix, len(p), axis=0),
-                                                                      F.CLAIM_MODEL_FEATURES))
+        risk = models._run(models.calibrator_t, local.calibrator_rows(p, np.repeat(matrix, len(p), axis=0)))
         assert (np.diff(risk) >= 0).all() and risk[-1] > risk[0]
         risks.append(risk)
     # the same claim probability is another answer risk for a question, a record, a long text

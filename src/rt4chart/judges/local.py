@@ -173,10 +173,12 @@ def decided_by_rule(claim_matrix: np.ndarray, spared: Optional[np.ndarray] = Non
     return unseen | number_swaps(claim_matrix) | negation_flips(claim_matrix)
 
 
-def calibrator_rows(claim_p: np.ndarray, claim_matrix: np.ndarray, columns: Sequence[str]) -> np.ndarray:
+def calibrator_rows(claim_p: np.ndarray, claim_matrix: np.ndarray) -> np.ndarray:
     """The calibrator's input rows (``CALIBRATOR_FEATURES``), one per claim: its probability beside the record and
-    answer features of ``claim_matrix``, whose column names are ``columns``."""
-    return np.column_stack([claim_p] + [claim_matrix[:, list(columns).index(c)] for c in CALIBRATOR_FEATURES[1:]])
+    answer features of ``claim_matrix`` (whose columns start with ``F.CLAIM_MODEL_FEATURES``, the semantic stage's
+    tagger columns or not)."""
+    col = F.CLAIM_MODEL_FEATURES.index
+    return np.column_stack([claim_p] + [claim_matrix[:, col(c)] for c in CALIBRATOR_FEATURES[1:]])
 
 
 def _word_spans(rows: F.WordRows, word_p: np.ndarray, word_threshold: float) -> tuple[Span, ...]:
@@ -307,8 +309,7 @@ class _Models:
         claim_p = self._run(claims, matrix)
         by_rule = decided_by_rule(matrix, spared, claim_p)
         if tagged is not None and self.calibrator_t is not None:
-            claim_p = self._run(self.calibrator_t, calibrator_rows(
-                claim_p, matrix, (*F.CLAIM_MODEL_FEATURES, *T.CLAIM_COLUMNS)))
+            claim_p = self._run(self.calibrator_t, calibrator_rows(claim_p, matrix))
         return per_claim, claim_p, by_rule
 
 
