@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Train the offline judge (rt4chart.judges.local) on the RAGTruth train split only and export it to ONNX.
 
-    python3 scripts/train_local_judge.py            # prepare -> word model -> claim model -> calibrate -> export
+    python3 scripts/train_local_judge.py            # prepare -> word, claim, calibrator models -> thresholds -> export
     python3 scripts/train_local_judge.py --semantic # the same, for the pair that also reads the MiniLM tagger
 
 Data: ``../shared/data/ragtruth`` train split (15,090 responses); the test split is never read here. Each answer is
 cut into claims by the auditor's rule decomposer, and every word of every claim gets the feature row of
 ``rt4chart.judges.features.claim_rows`` read against the full context, labelled 1 when a gold span covers it.
 
-Two gradient-boosted tree ensembles (scikit-learn ``HistGradientBoostingClassifier``, deterministic, no early
+Gradient-boosted tree ensembles (scikit-learn ``HistGradientBoostingClassifier``, deterministic, no early
 stopping):
 
 1. the **word model** gives P(word is inside a hallucinated span);
@@ -17,15 +17,19 @@ stopping):
    gold spans cover a quarter of it or 12 characters. Its word inputs on train are out-of-fold (``--folds``
    context-grouped folds), so it learns from word probabilities as noisy as those it will see at run time.
 
-With ``--semantic``, a third, small ensemble, the **calibrator**, maps a claim probability to P(answer is
-hallucinated), given the record's shape and size (``rt4chart.judges.local.CALIBRATOR_FEATURES``, monotone in the
-claim probability). It is fitted on each train answer's riskiest claim, with claim probabilities from ``--folds``
-out-of-fold claim models, so that it learns from probabilities it did not fit.
+3. the **calibrator**, a small ensemble, maps a claim probability to P(answer is hallucinated), given the record's
+   shape and size (``rt4chart.judges.local.CALIBRATOR_FEATURES``, monotone in the claim probability). It is fitted on
+   each train answer's riskiest claim, with claim probabilities from ``--folds`` out-of-fold claim models, so that it
+   learns from probabilities it did not fit;
+4. with ``--semantic``, the **span model** gives P(word is inside a hallucinated span) again, from the word model's
+   probabilities of the word and its neighbours and the claim's probability (``SPAN_FEATURES``), fitted on the words
+   of the train claims whose out-of-fold claim probability reaches ``SPAN_MODEL_MIN_RISK``.
 
 A context-grouped ``--val-frac`` of train is held out: validation metrics are printed every ``--report-every``
-trees, and the two thresholds are calibrated there (claim threshold: best answer-level F1; word threshold: best
-character span F1). Both ensembles are written as ONNX ``TreeEnsembleRegressor`` graphs (``ai.onnx.ml``; onnxruntime
-runs them, no scikit-learn at run time) next to a model card with the thresholds and validation metrics.
+trees, and the two thresholds are calibrated there (claim threshold, on the calibrator's scale: best answer-level
+F1; word threshold, on the span model's scale with ``--semantic``: best character span F1). The ensembles are
+written as ONNX ``TreeEnsembleRegressor`` graphs (``ai.onnx.ml``; onnxruntime runs them, no scikit-learn at run time)
+next to a model card with the thresholds and validation metrics.
 Needs scikit-learn and onnx (``pip install onnx``) for training; 2 CPU threads take about 10 minutes.
 """
 
@@ -50,8 +54,9 @@ from rt4chart.eval.metrics import answer_prf, span_prf  # noqa: E402
 from rt4chart.judges import features as F  # noqa: E402
 from rt4chart.judges import tagger as T  # noqa: E402
 from rt4chart.judges.local import (  # noqa: E402
-    CALIBRATOR_FEATURES, CALIBRATOR_T, CARD, CLAIM_MODEL, CLAIM_MODEL_T, TAGGER_CARD, WORD_MODEL, WORD_MODEL_T,
-    calibrator_rows, decided_by_rule, merge_words, shares_something)
+    CALIBRATOR, CALIBRATOR_FEATURES, CALIBRATOR_T, CARD, CLAIM_MODEL, CLAIM_MODEL_T, SPAN_FEATURES, SPAN_MODEL_MIN_RISK,
+    SPAN_MODEL_T, TAGGER_CARD, WORD_MODEL, WORD_MODEL_T, calibrator_rows, decided_by_rule, merge_words,
+    shares_something, span_rows)
 
 OUT_DIR = ROOT / "src" / "rt4chart" / "judges" / "models"
 
@@ -231,6 +236,17 @@ def claim_rows_from(data: dict, p: np.ndarray, claims: np.ndarray,
     return np.concatenate(out), np.array(out_rec)
 
 
+def span_rows_from(data: dict, p: np.ndarray, claims: np.ndarray, q: np.ndarray,
+                   tagged: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The span model's rows (``rt4chart.judges.local.span_rows``) of the words of the given claim ids, whose claim
+    probabilities are ``q``, and those words' row indices."""
+    cl = data["claim"]
+    first = np.searchsorted(cl, claims)
+    last = np.searchsorted(cl, claims, side="right")
+    rows = span_rows([p[a:b] for a, b in zip(first, last)], q, [tagged[a:b] for a, b in zip(first, last)])
+    return rows, np.concatenate([np.arange(a, b) for a, b in zip(first, last)] + [np.zeros(0, dtype=np.int64)])
+
+
 def riskiest_rows(rows: np.ndarray, q: np.ndarray, claim_records: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The row of each record's riskiest claim (``q``: claim probabilities; rows and ``claim_records`` per claim, in
     record order), and the records."""
@@ -302,6 +318,8 @@ def main() -> None:
     ap.add_argument("--calibrator-iters", type=int, default=200)
     ap.add_argument("--calibrator-leaves", type=int, default=15)
     ap.add_argument("--calibrator-min-leaf", type=int, default=100)
+    ap.add_argument("--span-iters", type=int, default=200)
+    ap.add_argument("--span-leaves", type=int, default=31)
     ap.add_argument("--report-every", type=int, default=50, help="print validation metrics every N trees")
     ap.add_argument("--semantic", action="store_true",
                     help="train the semantic stage's pair instead: the same trees, also reading the tagger's word "
@@ -360,42 +378,58 @@ def main() -> None:
             print(f"[claim] {i} trees: validation claim AUROC {roc_auc_score(cy[val_claims], q):.4f}, "
                   f"answer AUROC {roc_auc_score(gold_y, risk):.4f}", flush=True)
 
-    # 3. the semantic pair's calibrator: P(answer hallucinated) from its riskiest claim's probability (out-of-fold
-    # claim models on train) and the record's shape and size, fitted on the train answers
+    # 3. the calibrator: P(answer hallucinated) from its riskiest claim's probability (out-of-fold claim models on
+    # train) and the record's shape and size, fitted on the train answers
     claim_record = claim_record_of(data)
     q_claim = q
-    calibrator = None
+    t0 = time.time()
+    tf = claim_fold[train_claims]
+    q_oof = np.zeros(len(train_claims))
+    for k in range(args.folds):
+        m = boosted(args.claim_iters, args.claim_leaves, args.claim_lr, args.min_leaf, args.seed).fit(
+            Ct[tf != k], cy[train_claims][tf != k])
+        q_oof[tf == k] = m.predict_proba(Ct[tf == k])[:, 1]
+    A, recs = riskiest_rows(calibrator_rows(q_oof, Ct), q_oof, claim_record[train_claims])
+    monotonic = [1] + [0] * (len(CALIBRATOR_FEATURES) - 1)
+    calibrator = boosted(args.calibrator_iters, args.calibrator_leaves, args.claim_lr, args.calibrator_min_leaf,
+                         args.seed, monotonic).fit(A, [records[int(r)].hallucinated for r in recs])
+    q = calibrator.predict_proba(calibrator_rows(q_claim, Cv))[:, 1]
+    _, _, risk_claim, gold_y = evaluate(data, records, p_word, q_claim, val_claims, 0.5, 0.5, spans=False)
+    _, _, risk, _ = evaluate(data, records, p_word, q, val_claims, 0.5, 0.5, spans=False)
+    print(f"[calibrator] {len(A)} train answers, {time.time() - t0:.0f}s: validation answer AUROC "
+          f"{roc_auc_score(gold_y, risk_claim):.4f} -> {roc_auc_score(gold_y, risk):.4f}", flush=True)
+
+    # 4. the semantic pair's span model: P(word in a hallucinated span) from the word probabilities of the word and
+    # its neighbours and the claim's probability, fitted on the words of the train claims whose out-of-fold claim
+    # probability reaches SPAN_MODEL_MIN_RISK (out-of-fold word probabilities too); the word threshold cuts its output
+    p_span, span_model = p_word, None
     if args.semantic:
         t0 = time.time()
-        tf = claim_fold[train_claims]
-        q_oof = np.zeros(len(train_claims))
-        for k in range(args.folds):
-            m = boosted(args.claim_iters, args.claim_leaves, args.claim_lr, args.min_leaf, args.seed).fit(
-                Ct[tf != k], cy[train_claims][tf != k])
-            q_oof[tf == k] = m.predict_proba(Ct[tf == k])[:, 1]
-        A, recs = riskiest_rows(calibrator_rows(q_oof, Ct), q_oof, claim_record[train_claims])
-        monotonic = [1] + [0] * (len(CALIBRATOR_FEATURES) - 1)
-        calibrator = boosted(args.calibrator_iters, args.calibrator_leaves, args.claim_lr, args.calibrator_min_leaf,
-                             args.seed, monotonic).fit(A, [records[int(r)].hallucinated for r in recs])
-        q = calibrator.predict_proba(calibrator_rows(q_claim, Cv))[:, 1]
-        _, _, risk_claim, gold_y = evaluate(data, records, p_word, q_claim, val_claims, 0.5, 0.5, spans=False)
-        _, _, risk, _ = evaluate(data, records, p_word, q, val_claims, 0.5, 0.5, spans=False)
-        print(f"[calibrator] {len(A)} train answers, {time.time() - t0:.0f}s: validation answer AUROC "
-              f"{roc_auc_score(gold_y, risk_claim):.4f} -> {roc_auc_score(gold_y, risk):.4f}", flush=True)
+        risky = q_oof >= SPAN_MODEL_MIN_RISK
+        S, words = span_rows_from(data, p_word, train_claims[risky], q_oof[risky], tagged)
+        span_model = boosted(args.span_iters, args.span_leaves, args.claim_lr, args.min_leaf, args.seed).fit(
+            S, y[words])
+        Sv, val_words = span_rows_from(data, p_word, val_claims, q_claim, tagged)
+        p_span = p_word.copy()
+        p_span[val_words] = span_model.predict_proba(Sv)[:, 1]
+        print(f"[spans] {len(S)} train words of {int(risky.sum())} claims, {time.time() - t0:.0f}s: validation word "
+              f"AUROC {roc_auc_score(y[val_words], p_word[val_words]):.4f} -> "
+              f"{roc_auc_score(y[val_words], p_span[val_words]):.4f}", flush=True)
 
-    # 4. thresholds on the validation slice, with the judge's rules (claims sharing no word with the context, unless
+    # 5. thresholds on the validation slice, with the judge's rules (claims sharing no word with the context, unless
     # they share something else with it or the claim model puts them below a floor; number swaps), which flag a claim
     # at any threshold
     contexts = [records[int(r)].context for r in claim_record[val_claims]]
     spared = np.array([shares_something(t, c) for t, c in zip(claim_texts(data, records, val_claims), contexts)],
                       dtype=bool)
     q = np.where(decided_by_rule(Cv, spared, q_claim), 1.0, q)
-    claim_t = max(np.arange(0.05, 0.95, 0.01), key=lambda t: evaluate(data, records, p_word, q, val_claims, t, 0.5, spans=False)[0].f1)
+    claim_t = max(np.arange(0.05, 0.95, 0.01),
+                  key=lambda t: evaluate(data, records, p_word, q, val_claims, t, 0.5, spans=False)[0].f1)
     claim_t = round(float(claim_t), 2)
     word_t = max(np.arange(0.05, 0.6, 0.025),
-                 key=lambda t: evaluate(data, records, p_word, q, val_claims, claim_t, t)[1].f1)
+                 key=lambda t: evaluate(data, records, p_span, q, val_claims, claim_t, t)[1].f1)
     word_t = round(float(word_t), 3)
-    ans, spans, _, _ = evaluate(data, records, p_word, q, val_claims, claim_t, word_t)
+    ans, spans, _, _ = evaluate(data, records, p_span, q, val_claims, claim_t, word_t)
     print(f"[calibrate] claim threshold {claim_t}, word threshold {word_t}: validation answer P {ans.precision:.3f} "
           f"R {ans.recall:.3f} F1 {ans.f1:.3f}; span P {spans.precision:.3f} R {spans.recall:.3f} F1 {spans.f1:.3f}",
           flush=True)
@@ -406,9 +440,12 @@ def main() -> None:
     export(word_model, X.shape[1], out / word_file)
     export(claim_model, Ct.shape[1], out / claim_file)
     files = [word_file, claim_file]
-    if calibrator is not None:
-        export(calibrator, len(CALIBRATOR_FEATURES), out / CALIBRATOR_T)
-        files.append(CALIBRATOR_T)
+    calibrator_file = CALIBRATOR_T if args.semantic else CALIBRATOR
+    export(calibrator, len(CALIBRATOR_FEATURES), out / calibrator_file)
+    files.append(calibrator_file)
+    if span_model is not None:
+        export(span_model, len(SPAN_FEATURES), out / SPAN_MODEL_T)
+        files.append(SPAN_MODEL_T)
     digest = hashlib.sha256(b"".join((out / f).read_bytes() for f in files)).hexdigest()[:12]
     import sklearn
 
@@ -423,11 +460,15 @@ def main() -> None:
                        "min_samples_leaf": args.min_leaf},
         "claim_model": {"trees": args.claim_iters, "leaves": args.claim_leaves, "learning_rate": args.claim_lr,
                         "min_samples_leaf": args.min_leaf},
-        **({"calibrator": {"features": list(CALIBRATOR_FEATURES), "monotonic": "claim_p",
-                           "trees": args.calibrator_iters, "leaves": args.calibrator_leaves,
-                           "learning_rate": args.claim_lr, "min_samples_leaf": args.calibrator_min_leaf,
-                           "fitted_on": "each train answer's riskiest claim, out-of-fold claim probabilities"}}
-           if calibrator is not None else {}),
+        "calibrator": {"features": list(CALIBRATOR_FEATURES), "monotonic": "claim_p",
+                       "trees": args.calibrator_iters, "leaves": args.calibrator_leaves,
+                       "learning_rate": args.claim_lr, "min_samples_leaf": args.calibrator_min_leaf,
+                       "fitted_on": "each train answer's riskiest claim, out-of-fold claim probabilities"},
+        **({"span_model": {"features": list(SPAN_FEATURES), "trees": args.span_iters, "leaves": args.span_leaves,
+                           "learning_rate": args.claim_lr, "min_samples_leaf": args.min_leaf,
+                           "fitted_on": f"the words of train claims whose out-of-fold claim probability reaches "
+                                        f"{SPAN_MODEL_MIN_RISK}, out-of-fold word probabilities"}}
+           if span_model is not None else {}),
         "validation": {"answers": len(gold_y), "answer_precision": round(ans.precision, 4),
                        "answer_recall": round(ans.recall, 4), "answer_f1": round(ans.f1, 4),
                        "span_precision": round(spans.precision, 4), "span_recall": round(spans.recall, 4),

@@ -15,6 +15,7 @@ from rt4chart.cli import main
 from rt4chart.errors import ConfigError
 from rt4chart.judges import features as F
 from rt4chart.judges import local
+from rt4chart.judges import tagger as T
 from rt4chart.judges.registry import make_judge
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "records.jsonl"
@@ -262,9 +263,10 @@ def test_the_judge_applies_the_unseen_rules_floor_to_the_models_probability(monk
     assert "none of the claim's content words" not in left.reason
 
 
-def test_the_calibrator_never_lowers_the_risk_of_a_riskier_claim_and_reads_the_input_shape():
-    models = local.LocalJudge()._models
-    assert models.calibrator_t is not None  # shipped with the semantic stage
+@pytest.mark.parametrize("stage", ["calibrator", "calibrator_t"])
+def test_the_calibrators_never_lower_the_risk_of_a_riskier_claim_and_read_the_input_shape(stage):
+    calibrator = getattr(local.LocalJudge()._models, stage)
+    assert calibrator is not None  # both pairs ship one
     p = np.linspace(0.0, 1.0, 101)
     risks = []
     record = ('{"name": "Blue Cafe", "attributes": {"WiFi": "free"}, "hours": {"Monday": "9-17"}, '
@@ -272,26 +274,49 @@ def test_the_calibrator_never_lowers_the_risk_of_a_riskier_claim_and_reads_the_i
     for ctx, question in ((CTX, "How long does the free trial last?"), (record, None), (" ".join([CTX] * 30), None)):
         rows = F.claim_rows("The trial lasts 14 days.", ctx, question)
         matrix = F.claim_matrix([np.zeros(len(rows.spans))], [rows])
-        risk = models._run(models.calibrator_t, local.calibrator_rows(p, np.repeat(matrix, len(p), axis=0)))
+        risk = local._Models._run(calibrator, local.calibrator_rows(p, np.repeat(matrix, len(p), axis=0)))
         assert (np.diff(risk) >= 0).all() and risk[-1] > risk[0]
         risks.append(risk)
     # the same claim probability is another answer risk for a question, a record, a long text
     assert max(np.abs(risks[0] - risks[1]).max(), np.abs(risks[1] - risks[2]).max()) > 0.02
 
 
-def test_a_missing_calibrator_is_a_clear_error_and_an_older_card_runs_without_one(tmp_path):
+@pytest.mark.parametrize("name, card_name, key, semantic", [
+    (local.CALIBRATOR_T, local.TAGGER_CARD, "calibrator", True),
+    (local.SPAN_MODEL_T, local.TAGGER_CARD, "span_model", True),
+    (local.CALIBRATOR, local.CARD, "calibrator", False),
+])
+def test_a_missing_calibrator_or_span_model_is_a_clear_error_and_an_older_card_runs_without_one(
+        tmp_path, name, card_name, key, semantic):
     d = tmp_path / "models"
-    shutil.copytree(local.model_dir(), d, ignore=shutil.ignore_patterns(local.CALIBRATOR_T))
-    with pytest.raises(ConfigError, match=local.CALIBRATOR_T):
+    shutil.copytree(local.model_dir(), d, ignore=shutil.ignore_patterns(name))
+    with pytest.raises(ConfigError, match=name):
         local.LocalJudge(directory=d)
-    card = json.loads((d / local.TAGGER_CARD).read_text())
-    del card["trees"]["calibrator"]  # a model folder from before the calibrator: its thresholds are the claim model's
-    (d / local.TAGGER_CARD).write_text(json.dumps(card))
+    card = json.loads((d / card_name).read_text())
+    del (card["trees"] if semantic else card)[key]  # a model folder from before it: its thresholds are on the raw scale
+    (d / card_name).write_text(json.dumps(card))
     judge = local.LocalJudge(directory=d)
-    assert judge.semantic and judge._models.calibrator_t is None
+    assert judge.semantic
     claims = [_claim("The free trial lasts 14 days."), _claim("The free trial lasts 30 days.", 1)]
-    bare = judge.score(claims, CTX, None, semantic=True)[2]
-    assert not np.allclose(bare, local.LocalJudge().score(claims, CTX, None, semantic=True)[2])
+    old, new = judge.score(claims, CTX, None, semantic=semantic), local.LocalJudge().score(claims, CTX, None,
+                                                                                           semantic=semantic)
+    assert old[4] == new[4] == semantic  # the tagger read them (or not) either way
+    if key == "span_model":  # the same claim risks, other word probabilities
+        assert np.allclose(old[2], new[2]) and not np.allclose(np.concatenate(old[1]), np.concatenate(new[1]))
+    else:
+        assert not np.allclose(old[2], new[2])
+
+
+def test_span_rows_read_each_words_neighbours_within_its_claim():
+    p = [np.array([0.1, 0.9, 0.5]), np.array([0.7])]
+    rows = local.span_rows(p, np.array([0.3, 0.6]), [np.array([0.2, np.nan, 0.4]), np.array([0.8])])
+    col = {name: rows[:, k] for k, name in enumerate(local.SPAN_FEATURES)}
+    assert rows.shape == (4, len(local.SPAN_FEATURES)) and not np.isnan(rows).any()
+    m = T.MISSING
+    assert col["p_prev"].tolist() == [m, 0.1, 0.9, m] and col["p_next2"].tolist() == [0.5, m, m, m]
+    assert col["p_claim_max"].tolist() == [0.9, 0.9, 0.9, 0.7] and col["claim_p"].tolist() == [0.3, 0.3, 0.3, 0.6]
+    assert col["rank"].tolist() == [2 / 3, 0.0, 1 / 3, 0.0] and col["w_tagger"][1] == m
+    assert local.span_rows([], np.zeros(0), []).shape == (0, len(local.SPAN_FEATURES))
 
 
 def test_a_sentence_copied_but_for_one_edit_is_contradicted_with_that_sentence():

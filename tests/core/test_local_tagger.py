@@ -127,11 +127,11 @@ def test_a_short_answer_with_an_unmatched_word_is_read_by_the_tagger():
 
 
 def test_a_semantic_stage_of_another_feature_version_is_refused_and_a_missing_one_is_skipped(tmp_path):
-    for name in (local.WORD_MODEL, local.CLAIM_MODEL, local.CARD):
+    for name in (local.WORD_MODEL, local.CLAIM_MODEL, local.CALIBRATOR, local.CARD):
         shutil.copy(local.model_dir() / name, tmp_path / name)
     assert not local.LocalJudge(directory=tmp_path).semantic  # trees only: still a working judge
-    for name in (local.WORD_MODEL_T, local.CLAIM_MODEL_T, local.CALIBRATOR_T, local.TAGGER_CARD, T.TAGGER_MODEL,
-                 T.TOKENIZER):
+    for name in (local.WORD_MODEL_T, local.CLAIM_MODEL_T, local.CALIBRATOR_T, local.SPAN_MODEL_T, local.TAGGER_CARD,
+                 T.TAGGER_MODEL, T.TOKENIZER):
         shutil.copy(local.model_dir() / name, tmp_path / name)
     local._load.cache_clear()  # loaded models are shared per directory
     assert local.LocalJudge(directory=tmp_path).semantic

@@ -5,8 +5,10 @@ For each claim, every word gets a feature row (``rt4chart.judges.features``: is 
 the evidence; is it a number or a name; how well the best evidence sentences cover the claim; the lexical judge's
 checks). The **word model** gives each word P(inside a hallucinated span). The **claim model** reads those
 probabilities aggregated per claim and over all the claims judged together (at the global stage: the whole answer),
-with the claim features, and gives P(claim is hallucinated) — ``Judgment.score``, calibrated on a context-grouped
-validation slice of RAGTruth train.
+with the claim features, and gives P(claim is hallucinated). A small **calibrator** (``CALIBRATOR``, fitted on the
+train answers, monotone in the claim probability) turns it into the answer's risk were that claim its riskiest, given
+whether there is a question, whether the context is a record, and the context's and the answer's lengths: the same
+claim probability means more risk in some inputs than in others. That risk is ``Judgment.score``.
 
 A claim is hallucinated when that probability reaches ``threshold`` (from the model card; ``--threshold``
 overrides). It is then ``contradicted`` when the lexical checks found a conflicting number or negation in the
@@ -29,12 +31,10 @@ trees alone find every claim clearly supported (``SKIP_TAGGER_BELOW``; in a shor
 unmatched word is not, ``SHORT_CLAIM_WORDS``), the MiniLM token tagger of
 ``rt4chart.judges.tagger`` reads the claims against the context once, and a second pair of tree models, trained the
 same way with the tagger's word probabilities as extra columns (``tagger.WORD_COLUMNS``, ``tagger.CLAIM_COLUMNS``),
-gives the probabilities instead. Its **calibrator** (``CALIBRATOR_T``, a small tree model fitted on the train
-answers, monotone in the claim probability) turns each claim probability into the answer's risk were that claim its
-riskiest, given whether there is a question, whether the context is a record, and the context's and the answer's
-lengths: the same claim probability means more risk in some inputs than in others. Its threshold and the word
-threshold are in ``models/local_tagger.json``. Local chunks get the trees alone: they are search hints, and the
-global pass decides.
+gives the probabilities instead, with its own calibrator (``CALIBRATOR_T``) and a **span model**
+(``SPAN_MODEL_T``) that reads each word's probability beside its neighbours' and the claim's: RAGTruth's spans are
+phrases. Its threshold and the word threshold are in ``models/local_tagger.json``. Local chunks get the trees alone:
+they are search hints, and the global pass decides.
 
 Runtime needs only numpy, onnxruntime and tokenizers (core dependencies): no torch, no scikit-learn. The models
 (``models/local_judge_*.onnx``, about 2 MB; ``models/local_tagger.onnx``, 23 MB, int8) ship in the wheel.
@@ -72,9 +72,26 @@ CLAIM_MODEL_T = "local_judge_claims_tagger.onnx"
 #: the record's shape and size (``CALIBRATOR_FEATURES``); used when the tagger's card names one (older model folders
 #: decide on the claim probability)
 CALIBRATOR_T = "local_judge_calibrator_tagger.onnx"
+#: the trees alone's calibrator, fitted the same way (used when the local judge's card names one)
+CALIBRATOR = "local_judge_calibrator.onnx"
 #: the calibrator's inputs: the claim model's probability (monotone: a riskier claim never lowers the answer's risk),
 #: whether there is a question, whether the context is a record, the context's and the answer's length
 CALIBRATOR_FEATURES = ("claim_p", "r_question_words", "r_ev_brace", "r_ev_chars", "a_words")
+#: the semantic stage's span model: P(word inside a hallucinated span) again, from the word model's probability of the
+#: word beside those of its neighbours in the claim and the claim's own risk (RAGTruth's spans are phrases, and the
+#: word model reads each word alone); its output is what ``word_threshold`` cuts. Used when the tagger's card names it
+SPAN_MODEL_T = "local_judge_spans_tagger.onnx"
+#: its inputs, per word: the word model's probability, those of the two words before and after it in the claim
+#: (``tagger.MISSING`` past the claim's ends), the claim's highest and mean word probability, the word's relative
+#: position and the claim's word count, the claim model's probability (before the calibrator), the word's rank by
+#: probability within the claim (0 the likeliest), and the tagger's probability of the word (``tagger.MISSING``
+#: beyond its window: the ONNX trees have no branch for ``nan``)
+SPAN_FEATURES = ("p", "p_prev", "p_prev2", "p_next", "p_next2", "p_claim_max", "p_claim_mean", "position",
+                 "claim_words", "claim_p", "rank", "w_tagger")
+#: the span model was fitted on the train words of claims whose out-of-fold claim probability reached this: spans
+#: are cut only in flagged claims, and the words of clearly supported claims taught it little (on the validation
+#: slice, fitting on every word gave span F1 0.4983, on these 0.5002, against 0.4959 for the word model alone)
+SPAN_MODEL_MIN_RISK = 0.10
 _BRIDGE = 3  # flagged words separated by at most this many characters (spaces, punctuation) form one span
 #: a claim with at least this many content words, none of which occurs anywhere in the evidence, is baseless
 #: whatever the model says (RAGTruth's short unsupported fragments taught it a lower risk; see unseen_claims)
@@ -91,13 +108,19 @@ UNSEEN_MIN_RISK = 0.05
 NUMBER_SWAP_COVER = 0.8
 
 
-#: at global verification, claims whose riskiest one the trees alone put below this, with no rule firing, are
-#: decided by the trees without the tagger. On the validation slice (scripts/semantic_cascade.py), before the
-#: calibrator: 0.10 skipped 32% of the answers for answer F1 0.7169, against 0.7160 with the tagger on every answer.
-#: With it (session 11): 0.10 skips 32% for 0.7361, against 0.7400 on every answer; 0.08 skips 26% for 0.7404, but
-#: put the speed benchmark's median at 102.9 ms against 100.0 (one benchmark each, three runs); 0.11 to 0.15 skip
-#: 35-47% and lose 0.010-0.014
-SKIP_TAGGER_BELOW = 0.10
+#: at global verification, claims whose riskiest one the trees alone put below this (their calibrator's answer risk),
+#: with no rule firing, are decided by the trees without the tagger. On the validation slice
+#: (scripts/semantic_cascade.py, session 12): 0.28 skips 38.6% of the answers for answer F1 0.7350, against 0.7400
+#: with the tagger on every answer; 0.22 skips 31.6% for 0.7390; the raw rule it replaces (0.10 on the claim
+#: probability, below) skipped 32.5% for 0.7361. The speed benchmark (300 test answers, three runs each): median 98.0 ms
+#: at 0.28, 102.8 ms at 0.22
+SKIP_TAGGER_BELOW = 0.28
+#: the same for model folders whose trees alone have no calibrator (on their claim probability). On the validation
+#: slice (scripts/semantic_cascade.py), before the semantic stage's calibrator: 0.10 skipped 32% of the answers for
+#: answer F1 0.7169, against 0.7160 with the tagger on every answer. With it (session 11): 0.10 skips 32% for 0.7361,
+#: against 0.7400 on every answer; 0.08 skips 26% for 0.7404, but put the speed benchmark's median at 102.9 ms against
+#: 100.0 (one benchmark each, three runs); 0.11 to 0.15 skip 35-47% and lose 0.010-0.014
+SKIP_TAGGER_BELOW_UNCALIBRATED = 0.10
 #: ... unless the answer is short (at most ``SHORT_ANSWER_CLAIMS`` claims) and a claim of at most
 #: ``SHORT_CLAIM_WORDS`` words has a content word that the evidence sentences matching it best do not have. The trees
 #: learned from RAGTruth's long answers that one unmatched word is mostly a paraphrase, and pass "The Eiffel Tower is
@@ -181,6 +204,24 @@ def calibrator_rows(claim_p: np.ndarray, claim_matrix: np.ndarray) -> np.ndarray
     return np.column_stack([claim_p] + [claim_matrix[:, col(c)] for c in CALIBRATOR_FEATURES[1:]])
 
 
+def span_rows(word_p: Sequence[np.ndarray], claim_p: np.ndarray, tagged: Sequence[np.ndarray]) -> np.ndarray:
+    """The span model's input rows (``SPAN_FEATURES``), one per word of each claim, in order: ``word_p`` and
+    ``tagged`` (the word model's and the tagger's probabilities of each claim's words), ``claim_p`` (the claim model's
+    probability of each claim)."""
+    out = [np.zeros((0, len(SPAN_FEATURES)))]
+    for p, q, t in zip(word_p, claim_p, tagged):
+        n = len(p)
+        if n == 0:
+            continue
+        pad = np.r_[T.MISSING, T.MISSING, p, T.MISSING, T.MISSING]
+        rank = np.empty(n)
+        rank[np.argsort(-p, kind="stable")] = np.arange(n)
+        out.append(np.column_stack([p, pad[1:n + 1], pad[:n], pad[3:n + 3], pad[4:n + 4], np.full(n, p.max()),
+                                    np.full(n, p.mean()), np.arange(n) / max(n - 1, 1), np.full(n, n),
+                                    np.full(n, q), rank / n, T.word_column(t)[:, 0]]))
+    return np.concatenate(out)
+
+
 def _word_spans(rows: F.WordRows, word_p: np.ndarray, word_threshold: float) -> tuple[Span, ...]:
     """A flagged claim's spans: its words at or over ``word_threshold``, joined (``merge_words``)."""
     return tuple(Span(start=s, end=e) for s, e in merge_words(
@@ -244,7 +285,18 @@ class _Models:
         def session(name: str) -> Any:
             return ort.InferenceSession(str(directory / name), opts, providers=["CPUExecutionProvider"])
 
+        def named(trees: dict[str, Any], key: str, name: str, retrain: str) -> Any:
+            """The session of ``name`` when the card's ``trees`` name it (its thresholds are then on that model's
+            scale; older model folders have none): a missing file is an error, not a silently mis-scaled threshold."""
+            if key not in trees:
+                return None
+            if not (directory / name).exists():
+                raise ConfigError(f"the local judge in {directory} was calibrated with {name}, which is missing; "
+                                  f"reinstall rt4chart or retrain with {retrain}")
+            return session(name)
+
         self.words, self.claims = session(WORD_MODEL), session(CLAIM_MODEL)
+        self.calibrator = named(self.card, "calibrator", CALIBRATOR, "scripts/train_local_judge.py")
         # the semantic stage, when its files (and the tokenizers package) are present; the tagger itself loads on
         # first use (``tagger``)
         self.has_tagger = False
@@ -252,7 +304,7 @@ class _Models:
         self._tagger_args = (directory, threads)
         self._tagger_lock = threading.Lock()
         self.tagger_card: dict[str, Any] = {}
-        self.words_t = self.claims_t = self.calibrator_t = None
+        self.words_t = self.claims_t = self.calibrator_t = self.spans_t = None
         if all((directory / f).exists() for f in (TAGGER_CARD, WORD_MODEL_T, CLAIM_MODEL_T)) \
                 and T.is_available(directory):
             self.tagger_card = json.loads((directory / TAGGER_CARD).read_text())
@@ -264,13 +316,9 @@ class _Models:
                                   "retrain it with scripts/train_local_judge.py --semantic")
             self.has_tagger = True
             self.words_t, self.claims_t = session(WORD_MODEL_T), session(CLAIM_MODEL_T)
-            # the card says whether its thresholds are on the calibrator's scale (older model folders have none)
-            if "calibrator" in trees:
-                if not (directory / CALIBRATOR_T).exists():
-                    raise ConfigError(f"the local judge's semantic stage in {directory} was calibrated with "
-                                      f"{CALIBRATOR_T}, which is missing; reinstall rt4chart or retrain with "
-                                      "scripts/train_local_judge.py --semantic")
-                self.calibrator_t = session(CALIBRATOR_T)
+            retrain = "scripts/train_local_judge.py --semantic"
+            self.calibrator_t = named(trees, "calibrator", CALIBRATOR_T, retrain)
+            self.spans_t = named(trees, "span_model", SPAN_MODEL_T, retrain)
 
     @property
     def tagger(self) -> Optional[T.Tagger]:
@@ -294,8 +342,9 @@ class _Models:
                 spared: Optional[np.ndarray] = None) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
         """Word probabilities per claim, claim probabilities, and which claims ``decided_by_rule`` flags (``spared``:
         its ``exempt`` mask), for claims judged together. With ``tagged`` (the tagger's probability of each claim
-        word, ``nan`` outside its window), the semantic stage's tree models read those too, and its calibrator (when
-        installed) turns each claim probability into the answer's risk were that claim its riskiest."""
+        word, ``nan`` outside its window), the semantic stage's tree models read those too, its calibrator (when
+        installed) turns each claim probability into the answer's risk were that claim its riskiest, and its span
+        model (when installed) gives the word probabilities returned."""
         if not rows:
             return [], np.zeros(0), np.zeros(0, dtype=bool)
         words, claims = (self.words, self.claims) if tagged is None else (self.words_t, self.claims_t)
@@ -308,8 +357,12 @@ class _Models:
             matrix = np.hstack([matrix, T.claim_columns(tagged)])
         claim_p = self._run(claims, matrix)
         by_rule = decided_by_rule(matrix, spared, claim_p)
-        if tagged is not None and self.calibrator_t is not None:
-            claim_p = self._run(self.calibrator_t, calibrator_rows(claim_p, matrix))
+        if tagged is not None and self.spans_t is not None:
+            p = self._run(self.spans_t, span_rows(per_claim, claim_p, tagged))
+            per_claim = np.split(p, np.cumsum([len(r.spans) for r in rows])[:-1])
+        calibrator = self.calibrator if tagged is None else self.calibrator_t
+        if calibrator is not None:
+            claim_p = self._run(calibrator, calibrator_rows(claim_p, matrix))
         return per_claim, claim_p, by_rule
 
 
@@ -380,7 +433,8 @@ class LocalJudge:
         # a short answer with a short claim that has an unmatched word is not clearly supported (SHORT_CLAIM_WORDS)
         short_unmatched = len(rows) <= SHORT_ANSWER_CLAIMS and any(
             len(r.spans) <= SHORT_CLAIM_WORDS and r.assessment is not None and r.assessment.uncovered for r in rows)
-        if claim_p.max() < SKIP_TAGGER_BELOW and not by_rule.any() and not short_unmatched:
+        below = SKIP_TAGGER_BELOW if self._models.calibrator is not None else SKIP_TAGGER_BELOW_UNCALIBRATED
+        if claim_p.max() < below and not by_rule.any() and not short_unmatched:
             return rows, word_p, claim_p, by_rule, False
         word_p, claim_p, by_rule = self._models.predict(rows, self.tag(claims, evidence, question, rows),
                                                         spared=memo["spared"])
