@@ -10,7 +10,7 @@ train answers, monotone in the claim probability) turns it into the answer's ris
 whether there is a question, whether the context is a record, and the context's and the answer's lengths: the same
 claim probability means more risk in some inputs than in others. That risk is ``Judgment.score``.
 
-A claim is hallucinated when that probability reaches ``threshold`` (from the model card; ``--threshold``
+A claim is hallucinated when that risk reaches ``threshold`` (from the model card; ``--threshold``
 overrides). It is then ``contradicted`` when the lexical checks found a conflicting number or negation in the
 evidence (that sentence is the evidence), else ``baseless``; its ``Judgment.spans`` are its words whose word
 probability reaches ``word_threshold`` (its likeliest word when none does), so answer spans are narrower than the
@@ -37,7 +37,7 @@ phrases. Its threshold and the word threshold are in ``models/local_tagger.json`
 they are search hints, and the global pass decides.
 
 Runtime needs only numpy, onnxruntime and tokenizers (core dependencies): no torch, no scikit-learn. The models
-(``models/local_judge_*.onnx``, about 2 MB; ``models/local_tagger.onnx``, 23 MB, int8) ship in the wheel.
+(``models/local_judge_*.onnx``, about 2.6 MB; ``models/local_tagger.onnx``, 23 MB, int8) ship in the wheel.
 """
 
 from __future__ import annotations
