@@ -307,6 +307,22 @@ def test_a_missing_calibrator_or_span_model_is_a_clear_error_and_an_older_card_r
         assert not np.allclose(old[2], new[2])
 
 
+def test_without_the_trees_calibrator_the_tagger_skip_test_reads_the_raw_claim_probability(tmp_path, monkeypatch):
+    d = tmp_path / "models"
+    shutil.copytree(local.model_dir(), d, ignore=shutil.ignore_patterns(local.CALIBRATOR))
+    card = json.loads((d / local.CARD).read_text())
+    del card["calibrator"]
+    (d / local.CARD).write_text(json.dumps(card))
+    judge = local.LocalJudge(directory=d)
+    sure = [_claim("The free trial lasts 14 days.")]
+    raw = judge.score(sure, CTX, None)[2].max()  # the trees alone, uncalibrated
+    monkeypatch.setattr(local, "SKIP_TAGGER_BELOW", 0.0)  # the calibrated level would always run the tagger
+    monkeypatch.setattr(local, "SKIP_TAGGER_BELOW_UNCALIBRATED", raw + 1e-6)
+    assert not judge.score(sure, CTX, None, semantic=True)[4]
+    monkeypatch.setattr(local, "SKIP_TAGGER_BELOW_UNCALIBRATED", raw - 1e-6)
+    assert judge.score(sure, CTX, None, semantic=True)[4]
+
+
 def test_span_rows_read_each_words_neighbours_within_its_claim():
     p = [np.array([0.1, 0.9, 0.5]), np.array([0.7])]
     rows = local.span_rows(p, np.array([0.3, 0.6]), [np.array([0.2, np.nan, 0.4]), np.array([0.8])])
