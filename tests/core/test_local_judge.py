@@ -191,7 +191,8 @@ def test_rules_flag_clear_cases_the_model_never_learned():
         "Acme Corp reported revenue for fiscal 2023.")
     assert swap.label == Label.CONTRADICTED and "$4.2 billion" in swap.evidence[0] and swap.score >= 0.99
     assert flip.label == Label.CONTRADICTED and "not permitted" in flip.evidence[0]
-    assert unseen.label == Label.BASELESS and unseen.evidence == () and "none of the claim's content words" in unseen.reason
+    assert unseen.label == Label.BASELESS and unseen.evidence == ()
+    assert "none of the claim's content words" in unseen.reason
     assert fine.label == Label.ENTAILED
 
 
