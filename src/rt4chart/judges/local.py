@@ -351,15 +351,15 @@ class _Models:
         mats = [r.matrix for r in rows] if tagged is None else \
             [np.hstack([r.matrix, T.word_column(t)]) for r, t in zip(rows, tagged)]
         p = self._run(words, np.concatenate(mats))
-        per_claim = np.split(p, np.cumsum([len(r.spans) for r in rows])[:-1])
+        ends = np.cumsum([len(r.spans) for r in rows])[:-1]  # where each claim's words end in p
+        per_claim = np.split(p, ends)
         matrix = F.claim_matrix(per_claim, rows)
         if tagged is not None:
             matrix = np.hstack([matrix, T.claim_columns(tagged)])
         claim_p = self._run(claims, matrix)
         by_rule = decided_by_rule(matrix, spared, claim_p)
         if tagged is not None and self.spans_t is not None:
-            p = self._run(self.spans_t, span_rows(per_claim, claim_p, tagged))
-            per_claim = np.split(p, np.cumsum([len(r.spans) for r in rows])[:-1])
+            per_claim = np.split(self._run(self.spans_t, span_rows(per_claim, claim_p, tagged)), ends)
         calibrator = self.calibrator if tagged is None else self.calibrator_t
         if calibrator is not None:
             claim_p = self._run(calibrator, calibrator_rows(claim_p, matrix))
