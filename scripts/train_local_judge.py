@@ -127,8 +127,14 @@ def tagger_column(data: dict, records, args) -> np.ndarray:
     cache = Path(args.cache_dir) / f"tagger-col-v{F.VERSION}-{args.seed}-{tagger_version}.npz"
     if cache.exists():
         return np.load(cache)["t"]
+    oof_file = Path(args.tagger_cache) / f"oof-{args.seed}.npz"
+    if not oof_file.exists():
+        raise SystemExit(f"{oof_file} is missing: the semantic pair learns from the tagger's out-of-fold "
+                         "probabilities, which are not in the repository. Make them with `python3 "
+                         "scripts/train_local_tagger.py --stage prepare` then `--stage oof` (about 4.5 minutes on "
+                         "one GPU, about 34 hours on 2 CPU threads), or pass --tagger-cache with a folder holding them")
     t0 = time.time()
-    oof = np.load(Path(args.tagger_cache) / f"oof-{args.seed}.npz")
+    oof = np.load(oof_file)
     oof_p = np.split(oof["p"].astype(np.float64), np.cumsum(oof["n"])[:-1])
     if len(oof_p) != len(records):
         raise SystemExit(f"{args.tagger_cache}: out-of-fold probabilities for {len(oof_p)} answers, "
