@@ -88,6 +88,9 @@ def judge_options(f: Any) -> Any:
                      help="claim threshold of the local judge (default: calibrated, in its model card)"),
         click.option("--no-tagger", is_flag=True,
                      help="local judge: skip its MiniLM tagger (trees only; about 4x faster, lower F1)"),
+        click.option("--model-dir", type=click.Path(exists=True, file_okay=False), default=None,
+                     help="local judge: a models folder you trained (the training scripts' --out-dir; default: "
+                     "the shipped one)"),
     ]
     for opt in reversed(opts):
         f = opt(f)

@@ -185,6 +185,8 @@ def test_audit_refuses_to_write_its_results_over_its_input(tmp_path):
     (["--judge", "lexical", "--threshold", "0.3"], "--threshold configures the local judge, but the judge here is"),
     (["--judge", "lexical", "--no-tagger", "--threshold", "0.3"], "--threshold and --no-tagger configure the local"),
     (["--judge", "local", "--decomposition", "holistic"], "--decomposition holistic needs the LLM judge"),
+    (["--judge", "lexical", "--model-dir", "."], "--model-dir configures the local judge, but the judge here is"),
+    (["--judge", "local", "--model-dir", "."], "no trained local judge model in"),
 ])
 def test_options_the_judge_does_not_read_are_usage_errors(tmp_path, monkeypatch, args, message):
     monkeypatch.delenv("RT4CHART_BASE_URL", raising=False)

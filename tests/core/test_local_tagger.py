@@ -188,3 +188,22 @@ def test_the_global_pass_reuses_the_local_passs_tree_prediction_on_the_same_text
     # the trees once (local), then only the semantic pair (global): not the trees a second time
     assert calls == [False, True]
     assert "+tagger@" in at_global[1].prompt_version and "+tagger@" not in at_local[1].prompt_version
+
+
+def test_model_dir_option_loads_a_retrained_models_folder(tmp_path, monkeypatch):
+    from rt4chart.judges.registry import make_judge
+
+    retrained = tmp_path / "retrained"
+    shutil.copytree(local.model_dir(), retrained)
+    card = json.loads((retrained / local.CARD).read_text())
+    card["threshold"] = 0.123  # the folder's own card decides (trees alone, so the tagger's card does not apply)
+    (retrained / local.CARD).write_text(json.dumps(card))
+    local._load.cache_clear()
+    monkeypatch.delenv("RT4CHART_BASE_URL", raising=False)
+    judge = make_judge("local", model_dir=retrained, no_tagger=True)[0]
+    assert judge.threshold == 0.123 and make_judge("local", no_tagger=True)[0].threshold != 0.123
+    assert make_judge("auto", model_dir=retrained)[0].name == "local"  # no LLM configured: the folder's judge
+    with pytest.raises(ConfigError, match="--model-dir configures the local judge, but the judge here is lexical"):
+        make_judge("lexical", model_dir=retrained)
+    with pytest.raises(ConfigError, match=f"no trained local judge model in {tmp_path}"):
+        make_judge("local", model_dir=tmp_path)

@@ -210,7 +210,8 @@ def run_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[s
                        thresholds=thresholds, missing="skip", n_boot=n_boot, seed=seed,
                        meta=_meta(dataset, split, task, judge=judge_name, limit=limit,
                                   window=judge_kw.get("window"), overlap=judge_kw.get("overlap"),
-                                  global_verification=not judge_kw.get("no_global", False)))
+                                  global_verification=not judge_kw.get("no_global", False),
+                                  model_dir=judge_kw.get("model_dir")))
     except Rt4chartError as exc:
         _fail(console, exc)
         return

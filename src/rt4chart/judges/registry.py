@@ -29,7 +29,8 @@ def local_judge_available() -> bool:
 def make_judge(name: str = "auto", **options: Any) -> tuple[Judge, Optional[Decomposer]]:
     """Build ``(judge, decomposer)`` for a judge name; ``decomposer`` is None when the rule decomposer applies.
 
-    Options: for ``lexical``: ``support``, ``match``; for ``local``: ``threshold``, ``no_tagger``; for ``llm``: the
+    Options: for ``lexical``: ``support``, ``match``; for ``local``: ``threshold``, ``no_tagger``, ``model_dir`` (a
+    models folder written by the training scripts' ``--out-dir``; default: the shipped one); for ``llm``: the
     fields of ``rt4chart.judges.llm.LLMSettings`` (``base_url``, ``model``, ...).
     """
     if name not in JUDGES:
@@ -38,13 +39,14 @@ def make_judge(name: str = "auto", **options: Any) -> tuple[Judge, Optional[Deco
     if name == "auto":
         if llm_options.get("base_url") or llm_options.get("model") or os.environ.get("RT4CHART_BASE_URL"):
             name = "llm"
-        elif local_judge_available():
+        elif options.get("model_dir") or local_judge_available():
             name = "local"
         else:
             name = "lexical"
     # an option the chosen judge does not read is a mistake to report, not to ignore
     if name != "local":
-        given = [flag for key, flag in (("threshold", "--threshold"), ("no_tagger", "--no-tagger"))
+        given = [flag for key, flag in (("threshold", "--threshold"), ("no_tagger", "--no-tagger"),
+                                        ("model_dir", "--model-dir"))
                  if options.get(key) is not None and options.get(key) is not False]  # 0.0 == False
         if given:
             verb = "configures" if len(given) == 1 else "configure"
@@ -58,13 +60,15 @@ def make_judge(name: str = "auto", **options: Any) -> tuple[Judge, Optional[Deco
         kw = {k: options[k] for k in ("support", "match") if options.get(k) is not None}
         return LexicalJudge(**kw), None
     if name == "local":
-        if not local_judge_available():
+        if not options.get("model_dir") and not local_judge_available():
             raise ConfigError("the trained local judge is not installed in this build; use --judge lexical or llm")
         from .local import LocalJudge  # type: ignore[attr-defined]
 
         kw: dict[str, Any] = {"semantic": not options.get("no_tagger")}
         if options.get("threshold") is not None:
             kw["threshold"] = options["threshold"]
+        if options.get("model_dir"):
+            kw["directory"] = options["model_dir"]
         return LocalJudge(**kw), None
     import dataclasses
 
