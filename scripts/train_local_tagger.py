@@ -248,7 +248,7 @@ def fit(args, data, tr, va, torch, device, save_to=None) -> tuple:
     opt = torch.optim.AdamW(groups, lr=args.lr)
     warm = max(1, int(0.06 * steps))
     sched = torch.optim.lr_scheduler.LambdaLR(
-        opt, lambda s: min((s + 1) / warm, max(0.0, (steps - s) / (steps - warm))))
+        opt, lambda s: min((s + 1) / warm, max(0.0, (steps - s) / max(1, steps - warm))))  # 1 step: no decay
     print(f"[train] {len(tr)} train / {len(va)} scored answers, {steps} steps on {device}", flush=True)
     history: list[dict] = []
     step, t0 = 0, time.time()
