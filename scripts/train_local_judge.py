@@ -177,6 +177,11 @@ def boosted(iters: int, leaves: int, lr: float, min_leaf: int, seed: int, monoto
                                           random_state=seed, monotonic_cst=monotonic)
 
 
+#: the ONNX IR version the tree files declare: what their opsets need (opset 17 is IR 8), not the onnx package's own
+#: default (IR 14 with onnx 1.23), which onnxruntime before 1.31 refuses to load; pyproject allows onnxruntime 1.17
+ONNX_IR_VERSION = 8
+
+
 def export(model, n_features: int, path: Path) -> None:
     """Write a fitted HistGradientBoostingClassifier as an ONNX TreeEnsembleRegressor giving the raw logit."""
     import onnx
@@ -207,7 +212,7 @@ def export(model, n_features: int, path: Path) -> None:
                                                                                 [None, n_features])],
                               [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [None, 1])])
     onx = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("ai.onnx.ml", 3)],
-                            producer_name="rt4chart scripts/train_local_judge.py")
+                            producer_name="rt4chart scripts/train_local_judge.py", ir_version=ONNX_IR_VERSION)
     onnx.checker.check_model(onx)
     onnx.save(onx, str(path))
 

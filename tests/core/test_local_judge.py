@@ -362,3 +362,24 @@ def test_a_scale_word_a_contrast_word_or_a_dropped_negation_is_contradicted():
     assert free.label == Label.CONTRADICTED and "negates" in free.reason and "never free" in free.reason
     assert free.evidence == ("Entry to the museum is never free.",)
     assert high.label == Label.ENTAILED
+
+
+def _onnx_ir_version(path: Path) -> int:
+    """An ONNX file's IR version: ModelProto field 1, a varint, which protobuf writes first."""
+    data = path.read_bytes()[:11]
+    assert data[0] == 0x08, f"{path.name} does not start with the ir_version field"
+    value, shift = 0, 0
+    for byte in data[1:]:
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            return value
+    raise AssertionError(f"{path.name}: unterminated ir_version")
+
+
+def test_shipped_models_load_on_the_oldest_onnxruntime_the_package_allows():
+    # pyproject allows onnxruntime>=1.17, which reads ONNX IR version 9 at most; the onnx package writes its own newest
+    # IR version unless told (14 with onnx 1.23, which onnxruntime before 1.31 refuses: "Unsupported model IR version")
+    files = sorted(local.model_dir().glob("*.onnx"))
+    assert len(files) >= 3
+    assert {f.name: _onnx_ir_version(f) for f in files} == {f.name: min(_onnx_ir_version(f), 9) for f in files}
