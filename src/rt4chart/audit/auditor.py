@@ -14,7 +14,6 @@ from typing import Any, AsyncIterator, Iterable, Optional, Sequence, Union
 
 from ..errors import BackendError, ConfigError, InputError, JudgeError
 from ..io import validate_record
-from ..judges.base import Judge
 from ..meter import metering
 from ..text.align import anchor
 from ..text.lexical import content_words
@@ -22,6 +21,7 @@ from ..text.segment import make_chunks, split_sentences, validate_window
 from ..types import AuditResult, Chunk, Claim, ClaimVerdict, Judgment, Label, RecordError, Sentence, Span
 from .decompose import Decomposer, RuleDecomposer
 from .joins import and_join, or_join
+from .protocols import Judge
 from .relation import claim_violations
 
 

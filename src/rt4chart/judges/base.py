@@ -1,37 +1,8 @@
-"""The Judge protocol: the one seam that decides labels (DESIGN.md "Contracts").
-
-A judge receives a batch of claims and one evidence text and returns one ``Judgment`` per claim, in order.
-
-- ``stage="local"``: ``evidence`` is one context chunk (RT4CHART §3.4). ``local_labels``/``hints`` are None.
-- ``stage="global"``: ``evidence`` is the full context C (§3.5). ``local_labels[i]`` is claim i's OR-joined local
-  label and ``hints[i]`` its focus chunk text (None for a locally baseless claim: Table 2 gives it no hint). A judge
-  may use the hint only to know where to look; evidence quotes must come from ``evidence``.
-
-Judges never fail open: a judgment they cannot make is ``Label.UNVERIFIED`` with a reason (or a ``JudgeError``),
-never ``entailed``. How a judge batches its work (one call per claim, one per chunk) is its own business.
-Model calls are accounted with ``rt4chart.meter.record_usage``, which the auditor scopes to each record.
-"""
+"""The Judge protocol, re-exported where users look for it; it is defined in ``rt4chart.audit.protocols``, beside
+the auditor that calls it (the audit layer sits below the judges that implement it)."""
 
 from __future__ import annotations
 
-from typing import Optional, Protocol, Sequence, runtime_checkable
+from ..audit.protocols import Judge
 
-from ..types import Claim, Judgment, Label, Stage
-
-
-@runtime_checkable
-class Judge(Protocol):
-    """Decides entailed / contradicted / baseless for claims against an evidence text."""
-
-    name: str
-
-    async def judge(
-        self,
-        claims: Sequence[Claim],
-        evidence: str,
-        *,
-        question: Optional[str],
-        stage: Stage,
-        local_labels: Optional[Sequence[Label]] = None,
-        hints: Optional[Sequence[Optional[str]]] = None,
-    ) -> list[Judgment]: ...
+__all__ = ["Judge"]

@@ -1,0 +1,42 @@
+"""The Judge protocol: the one seam that decides labels (DESIGN.md "Contracts").
+
+It lives beside the auditor that calls it; the judges (``rt4chart.judges``) implement it, and
+``rt4chart.judges.base.Judge`` re-exports it for users.
+
+A judge receives a batch of claims and one evidence text and returns one ``Judgment`` per claim, in order.
+
+- ``stage="local"``: ``evidence`` is one context chunk (RT4CHART §3.4). ``local_labels``/``hints`` are None.
+- ``stage="global"``: ``evidence`` is the full context C (§3.5). ``local_labels[i]`` is claim i's OR-joined local
+  label and ``hints[i]`` its focus chunk text (None for a locally baseless claim: Table 2 gives it no hint). A judge
+  may use the hint only to know where to look; evidence quotes must come from ``evidence``.
+
+Judges never fail open: a judgment they cannot make is ``Label.UNVERIFIED`` with a reason (or a ``JudgeError``),
+never ``entailed``. How a judge batches its work (one call per claim, one per chunk) is its own business.
+Model calls are accounted with ``rt4chart.meter.record_usage``, which the auditor scopes to each record.
+The auditor awaits ``judge`` on the event loop, so a judge that computes (rather than waits on a model server)
+should run that work in a thread (``asyncio.to_thread``) to keep the loop, and a server on it, responsive.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Protocol, Sequence, runtime_checkable
+
+from ..types import Claim, Judgment, Label, Stage
+
+
+@runtime_checkable
+class Judge(Protocol):
+    """Decides entailed / contradicted / baseless for claims against an evidence text."""
+
+    name: str
+
+    async def judge(
+        self,
+        claims: Sequence[Claim],
+        evidence: str,
+        *,
+        question: Optional[str],
+        stage: Stage,
+        local_labels: Optional[Sequence[Label]] = None,
+        hints: Optional[Sequence[Optional[str]]] = None,
+    ) -> list[Judgment]: ...
