@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from rt4chart.judges.local import model_dir  # noqa: E402
-from rt4chart.judges.tagger import ROWS_INPUT, TAGGER_MODEL  # noqa: E402
+from rt4chart.judges.local.tagger import ROWS_INPUT, TAGGER_MODEL  # noqa: E402
 from tagger_graph import fuse_file, quantize, quantize_as_shipped, rows_file  # noqa: E402
 
 

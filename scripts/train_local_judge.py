@@ -52,7 +52,7 @@ from rt4chart.audit.decompose import RuleDecomposer  # noqa: E402
 from rt4chart.eval.datasets import load_ragtruth  # noqa: E402
 from rt4chart.eval.metrics import answer_prf, span_prf  # noqa: E402
 from rt4chart.judges import features as F  # noqa: E402
-from rt4chart.judges import tagger as T  # noqa: E402
+from rt4chart.judges.local import tagger as T  # noqa: E402
 from rt4chart.judges.local import (  # noqa: E402
     CALIBRATOR, CALIBRATOR_FEATURES, CALIBRATOR_T, CARD, CLAIM_MODEL, CLAIM_MODEL_T, SPAN_FEATURES, SPAN_MODEL_MIN_RISK,
     SPAN_MODEL_T, TAGGER_CARD, WORD_MODEL, WORD_MODEL_T, calibrator_rows, decided_by_rule, merge_words,

@@ -88,7 +88,7 @@ def prepare(args) -> Path:
         return cache
     from rt4chart.audit.decompose import RuleDecomposer
     from rt4chart.eval.datasets import load_ragtruth
-    from rt4chart.judges.tagger import Encoder
+    from rt4chart.judges.local.tagger import Encoder
     from train_local_judge import split_groups
 
     t0 = time.time()
@@ -356,7 +356,7 @@ def export(args, cache: Path) -> Path:
     from safetensors.torch import load_file
     from tagger_graph import fuse_file, quantize_as_shipped, rows_file
 
-    from rt4chart.judges.tagger import ROWS_INPUT
+    from rt4chart.judges.local.tagger import ROWS_INPUT
 
     model = build_model(args, torch, attention="eager")
     model.load_state_dict({k: v.float() for k, v in load_file(

@@ -32,7 +32,7 @@ from rt4chart.eval import runner  # noqa: E402
 from rt4chart.eval.scoring import read_predictions  # noqa: E402
 from rt4chart.judges import features as F  # noqa: E402
 from rt4chart.judges import local as L  # noqa: E402
-from rt4chart.judges import tagger as T  # noqa: E402
+from rt4chart.judges.local import tagger as T  # noqa: E402
 from train_local_tagger import validation_records  # noqa: E402
 
 

@@ -146,7 +146,7 @@ def test_the_tagger_reads_the_claim_rows_from_either_kind_of_graph():
 
 def test_the_shipped_tagger_runs_fused_attention_and_its_last_layer_for_the_claim_rows():
     from rt4chart.judges.local import model_dir
-    from rt4chart.judges.tagger import ROWS_INPUT, TAGGER_MODEL
+    from rt4chart.judges.local.tagger import ROWS_INPUT, TAGGER_MODEL
 
     model = onnx.load(str(model_dir() / TAGGER_MODEL))
     ops = [n.op_type for n in model.graph.node]

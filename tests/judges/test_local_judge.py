@@ -1,8 +1,10 @@
 """The trained offline judge: its features, its span rule and the shipped ONNX models."""
 
 import asyncio
+import dataclasses
 import json
 import shutil
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +17,11 @@ from rt4chart.cli import main
 from rt4chart.errors import ConfigError
 from rt4chart.judges import features as F
 from rt4chart.judges import local
-from rt4chart.judges import tagger as T
+from rt4chart.judges.lexical import is_remark
+from rt4chart.judges.local import judge as J
+from rt4chart.judges.local import models as M
+from rt4chart.judges.local import rules as R
+from rt4chart.judges.local import tagger as T
 from rt4chart.judges.registry import make_judge
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "records.jsonl"
@@ -132,6 +138,33 @@ def test_supported_claims_score_lower_than_fabricated_ones():
     assert out[0].label == Label.ENTAILED and out[0].evidence == ("The free trial lasts 14 days.",)
 
 
+def test_score_names_its_parts_and_a_reading_made_once_serves_both_passes():
+    judge = local.LocalJudge()
+    claims = [_claim("The free trial lasts 14 days."), _claim("The Pro plan costs 99 dollars a month.", 1)]
+    reading = judge.read(claims, CTX, None)
+    trees = judge.score(claims, CTX, None, reading=reading)
+    assert not trees.tagged and trees.rows is reading.rows and trees.claim_p is reading.trees.claim_p
+    assert [len(w) for w in trees.word_p] == [len(r.spans) for r in trees.rows] and trees.by_rule.shape == (2,)
+    both = judge.score(claims, CTX, None, semantic=True, reading=reading)
+    fresh = judge.score(claims, CTX, None, semantic=True)
+    assert both.tagged == fresh.tagged and np.array_equal(both.claim_p, fresh.claim_p)
+
+
+def test_the_judge_works_off_the_event_loop_and_keeps_the_last_few_claim_sets_only(monkeypatch):
+    judge = local.LocalJudge(semantic=False)
+    threads = []
+    decide = judge._decide
+    monkeypatch.setattr(judge, "_decide", lambda *a: threads.append(threading.get_ident()) or decide(*a))
+
+    async def judge_all() -> None:
+        for i in range(J.RECENT + 3):
+            await judge.judge([_claim(f"The free trial lasts {i} days.")], CTX, question=None, stage="local")
+
+    asyncio.run(judge_all())
+    assert threads and threading.get_ident() not in threads  # the CPU work ran in worker threads
+    assert len(judge._recent) == J.RECENT
+
+
 def test_threshold_moves_decisions_and_is_validated():
     claims = [_claim("The trial includes priority email support.")]
     strict = asyncio.run(local.LocalJudge(threshold=0.001).judge(claims, CTX, question=None, stage="global"))
@@ -207,9 +240,9 @@ def test_a_remark_about_the_sources_sharing_no_word_with_them_is_left_to_the_mod
     for remark in (offer, header, source):  # the model calls them entailed at 0.99: no rule forced them
         assert remark.label == Label.ENTAILED and "none of the claim's content words" not in remark.reason
     assert zebras.label == Label.BASELESS and "none of the claim's content words" in zebras.reason
-    assert local.is_remark("Some possible methods could include:")
-    assert not local.is_remark("Zebras migrate through Kenyan savannas.")
-    assert not local.is_remark("Antioxidants (passage 1) are found in fruits.")  # a citation, not a remark
+    assert is_remark("Some possible methods could include:")
+    assert not is_remark("Zebras migrate through Kenyan savannas.")
+    assert not is_remark("Antioxidants (passage 1) are found in fruits.")  # a citation, not a remark
 
 
 def test_a_claim_forced_to_baseless_points_at_its_likeliest_words(monkeypatch):
@@ -219,9 +252,8 @@ def test_a_claim_forced_to_baseless_points_at_its_likeliest_words(monkeypatch):
     score = judge.score
 
     def low_but_one(*args, **kwargs):  # the model finds only "Kenyan" likely hallucinated
-        rows, word_p, claim_p, by_rule, tagged = score(*args, **kwargs)
-        word_p = [np.where(np.arange(len(w)) == 3, 0.9, 0.01) for w in word_p]
-        return rows, word_p, claim_p, by_rule, tagged
+        scores = score(*args, **kwargs)
+        return dataclasses.replace(scores, word_p=[np.where(np.arange(len(w)) == 3, 0.9, 0.01) for w in scores.word_p])
 
     monkeypatch.setattr(judge, "score", low_but_one)
     (j,) = asyncio.run(judge.judge([_claim(text)], ctx, question=None, stage="global"))
@@ -248,7 +280,7 @@ def test_the_unseen_rule_leaves_to_the_model_a_claim_it_clearly_dismisses():
     matrix = np.zeros((3, len(F.CLAIM_MODEL_FEATURES)), dtype=np.float32)
     matrix[:, col("c_rule")] = F.RULES.index("no-evidence")
     matrix[:, col("c_content")] = 4  # four content words, none of them in the evidence
-    risk = np.array([0.01, local.UNSEEN_MIN_RISK, 0.6])
+    risk = np.array([0.01, R.UNSEEN_MIN_RISK, 0.6])
     assert local.decided_by_rule(matrix).tolist() == [True, True, True]
     assert local.decided_by_rule(matrix, risk=risk).tolist() == [False, True, True]
     assert local.decided_by_rule(matrix, np.array([False, True, False]), risk).tolist() == [False, False, True]
@@ -258,7 +290,7 @@ def test_the_judge_applies_the_unseen_rules_floor_to_the_models_probability(monk
     ctx = "The trial lasts 14 days."
     (forced,) = _judged_by_rules(ctx, "Zebras migrate through Kenyan savannas.")
     assert forced.label == Label.BASELESS and "none of the claim's content words" in forced.reason
-    monkeypatch.setattr(local, "UNSEEN_MIN_RISK", 0.99)  # every model probability is now under the floor
+    monkeypatch.setattr(R, "UNSEEN_MIN_RISK", 0.99)  # every model probability is now under the floor
     (left,) = _judged_by_rules(ctx, "Zebras migrate through Kenyan savannas.")
     assert left.label == Label.ENTAILED and left.evidence == ()
     assert "none of the claim's content words" not in left.reason
@@ -275,7 +307,7 @@ def test_the_calibrators_never_lower_the_risk_of_a_riskier_claim_and_read_the_in
     for ctx, question in ((CTX, "How long does the free trial last?"), (record, None), (" ".join([CTX] * 30), None)):
         rows = F.claim_rows("The trial lasts 14 days.", ctx, question)
         matrix = F.claim_matrix([np.zeros(len(rows.spans))], [rows])
-        risk = local._Models._run(calibrator, local.calibrator_rows(p, np.repeat(matrix, len(p), axis=0)))
+        risk = M.Models.run(calibrator, local.calibrator_rows(p, np.repeat(matrix, len(p), axis=0)))
         assert (np.diff(risk) >= 0).all() and risk[-1] > risk[0]
         risks.append(risk)
     # the same claim probability is another answer risk for a question, a record, a long text
@@ -301,11 +333,12 @@ def test_a_missing_calibrator_or_span_model_is_a_clear_error_and_an_older_card_r
     claims = [_claim("The free trial lasts 14 days."), _claim("The free trial lasts 30 days.", 1)]
     old, new = judge.score(claims, CTX, None, semantic=semantic), local.LocalJudge().score(claims, CTX, None,
                                                                                            semantic=semantic)
-    assert old[4] == new[4] == semantic  # the tagger read them (or not) either way
+    assert old.tagged == new.tagged == semantic  # the tagger read them (or not) either way
     if key == "span_model":  # the same claim risks, other word probabilities
-        assert np.allclose(old[2], new[2]) and not np.allclose(np.concatenate(old[1]), np.concatenate(new[1]))
+        assert np.allclose(old.claim_p, new.claim_p)
+        assert not np.allclose(np.concatenate(old.word_p), np.concatenate(new.word_p))
     else:
-        assert not np.allclose(old[2], new[2])
+        assert not np.allclose(old.claim_p, new.claim_p)
 
 
 def test_without_the_trees_calibrator_the_tagger_skip_test_reads_the_raw_claim_probability(tmp_path, monkeypatch):
@@ -316,12 +349,12 @@ def test_without_the_trees_calibrator_the_tagger_skip_test_reads_the_raw_claim_p
     (d / local.CARD).write_text(json.dumps(card))
     judge = local.LocalJudge(directory=d)
     sure = [_claim("The free trial lasts 14 days.")]
-    raw = judge.score(sure, CTX, None)[2].max()  # the trees alone, uncalibrated
-    monkeypatch.setattr(local, "SKIP_TAGGER_BELOW", 0.0)  # the calibrated level would always run the tagger
-    monkeypatch.setattr(local, "SKIP_TAGGER_BELOW_UNCALIBRATED", raw + 1e-6)
-    assert not judge.score(sure, CTX, None, semantic=True)[4]
-    monkeypatch.setattr(local, "SKIP_TAGGER_BELOW_UNCALIBRATED", raw - 1e-6)
-    assert judge.score(sure, CTX, None, semantic=True)[4]
+    raw = judge.score(sure, CTX, None).claim_p.max()  # the trees alone, uncalibrated
+    monkeypatch.setattr(R, "SKIP_TAGGER_BELOW", 0.0)  # the calibrated level would always run the tagger
+    monkeypatch.setattr(R, "SKIP_TAGGER_BELOW_UNCALIBRATED", raw + 1e-6)
+    assert not judge.score(sure, CTX, None, semantic=True).tagged
+    monkeypatch.setattr(R, "SKIP_TAGGER_BELOW_UNCALIBRATED", raw - 1e-6)
+    assert judge.score(sure, CTX, None, semantic=True).tagged
 
 
 def test_span_rows_read_each_words_neighbours_within_its_claim():

@@ -25,8 +25,8 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ..errors import MissingDependencyError
-from . import features as F
+from ...errors import MissingDependencyError
+from .. import features as F
 
 TAGGER_MODEL = "local_tagger.onnx"
 TOKENIZER = "local_tagger_tokenizer.json"

@@ -11,7 +11,10 @@ from rt4chart import Claim, Label, Span
 from rt4chart.errors import ConfigError
 from rt4chart.judges import features as F
 from rt4chart.judges import local
-from rt4chart.judges import tagger as T
+from rt4chart.judges.local import judge as J
+from rt4chart.judges.local import models as M
+from rt4chart.judges.local import rules as R
+from rt4chart.judges.local import tagger as T
 
 TOKENIZER = local.model_dir() / T.TOKENIZER
 
@@ -105,8 +108,8 @@ def test_the_semantic_stage_ships_and_runs_at_global_verification_only():
     assert "+tagger@" not in asyncio.run(plain.judge(claims, ctx, question=None, stage="global"))[0].prompt_version
     # claims the trees alone find clearly supported skip the tagger
     sure = [_claim("The free trial lasts 14 days.")]
-    _, _, q, _, tagged = judge.score(sure, ctx, None, semantic=True)
-    assert q.max() < local.SKIP_TAGGER_BELOW and not tagged
+    scores = judge.score(sure, ctx, None, semantic=True)
+    assert scores.claim_p.max() < R.SKIP_TAGGER_BELOW and not scores.tagged
 
 
 def test_a_short_answer_with_an_unmatched_word_is_read_by_the_tagger():
@@ -115,15 +118,15 @@ def test_a_short_answer_with_an_unmatched_word_is_read_by_the_tagger():
            "company of Gustave Eiffel and completed in 1889 for the World's Fair. The tower is 330 metres tall and was "
            "the tallest man-made structure in the world until 1930. About seven million people visit it every year.")
     wood = [_claim("The Eiffel Tower is made of wood.")]
-    _, _, trees, _, _ = judge.score(wood, ctx, None, semantic=False)
-    _, _, q, _, tagged = judge.score(wood, ctx, None, semantic=True)
-    assert trees.max() < local.SKIP_TAGGER_BELOW and tagged  # the trees alone would have let it skip the tagger
+    trees = judge.score(wood, ctx, None, semantic=False)
+    assert judge.score(wood, ctx, None, semantic=True).tagged
+    assert trees.claim_p.max() < R.SKIP_TAGGER_BELOW  # the trees alone would have let it skip the tagger
     # in a longer answer the trees decide such a claim, as before
     longer = [*wood, _claim("It was completed in 1889 for the World's Fair.", 1),
               _claim("The tower is 330 metres tall.", 2)]
-    assert local.SHORT_ANSWER_CLAIMS < len(longer)
-    _, _, q, _, tagged = judge.score(longer, ctx, None, semantic=True)
-    assert q.max() < local.SKIP_TAGGER_BELOW and not tagged
+    assert R.SHORT_ANSWER_CLAIMS < len(longer)
+    scores = judge.score(longer, ctx, None, semantic=True)
+    assert scores.claim_p.max() < R.SKIP_TAGGER_BELOW and not scores.tagged
 
 
 def test_a_semantic_stage_of_another_feature_version_is_refused_and_a_missing_one_is_skipped(tmp_path):
@@ -133,12 +136,12 @@ def test_a_semantic_stage_of_another_feature_version_is_refused_and_a_missing_on
     for name in (local.WORD_MODEL_T, local.CLAIM_MODEL_T, local.CALIBRATOR_T, local.SPAN_MODEL_T, local.TAGGER_CARD,
                  T.TAGGER_MODEL, T.TOKENIZER):
         shutil.copy(local.model_dir() / name, tmp_path / name)
-    local._load.cache_clear()  # loaded models are shared per directory
+    M.load.cache_clear()  # loaded models are shared per directory
     assert local.LocalJudge(directory=tmp_path).semantic
     card = json.loads((tmp_path / local.TAGGER_CARD).read_text())
     card["trees"]["feature_version"] = -1
     (tmp_path / local.TAGGER_CARD).write_text(json.dumps(card))
-    local._load.cache_clear()
+    M.load.cache_clear()
     with pytest.raises(ConfigError, match="semantic stage"):
         local.LocalJudge(directory=tmp_path)
 
@@ -152,8 +155,8 @@ def test_no_tagger_option_keeps_the_trees_alone():
 
 
 def test_the_tagger_loads_on_first_use_and_never_for_the_trees_alone(monkeypatch):
-    models = local._Models(local.model_dir(), 1)
-    monkeypatch.setattr(local, "_load", lambda directory, threads: models)
+    models = M.Models(local.model_dir(), 1)
+    monkeypatch.setattr(J, "load", lambda directory, threads: models)
     assert models.has_tagger and models._tagger is None
     claims = [Claim(index=0, text="Zebras migrate through Kenyan savannas.", sentence_index=0,
                     answer_spans=(Span(start=0, end=39),))]
@@ -198,7 +201,7 @@ def test_model_dir_option_loads_a_retrained_models_folder(tmp_path, monkeypatch)
     card = json.loads((retrained / local.CARD).read_text())
     card["threshold"] = 0.123  # the folder's own card decides (trees alone, so the tagger's card does not apply)
     (retrained / local.CARD).write_text(json.dumps(card))
-    local._load.cache_clear()
+    M.load.cache_clear()
     monkeypatch.delenv("RT4CHART_BASE_URL", raising=False)
     judge = make_judge("local", model_dir=retrained, no_tagger=True)[0]
     assert judge.threshold == 0.123 and make_judge("local", no_tagger=True)[0].threshold != 0.123

@@ -1,0 +1,260 @@
+"""``LocalJudge``: the trained offline judge (``--judge local``), its scores and its decisions. The package
+docstring (``rt4chart.judges.local``) says how it decides."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple, Optional, Sequence
+
+import numpy as np
+
+from ...errors import ConfigError
+from ...text.lexical import one_edit
+from ...types import Claim, Judgment, Label, Span, Stage
+from .. import features as F
+from . import rules as R
+from . import tagger as T
+from .models import MODEL_NAME, Prediction, is_available, load, model_dir
+from .spans import word_spans
+
+#: claim sets whose reading and decisions a judge keeps (``_Recent``): the local and the global pass of one record
+#: read the same claims against the same text when the context is a single chunk
+RECENT = 8
+
+
+@dataclass(frozen=True, eq=False)
+class Reading:
+    """Claims read against one evidence text by the trees alone: each claim's word feature ``rows``, which claims
+    ``rules.exempt`` ``spared`` from the unseen rule, and the ``trees``' prediction. ``LocalJudge.read`` builds it;
+    ``LocalJudge.score`` takes it, so that two passes over the same claims and text build it once."""
+
+    rows: list[F.WordRows]
+    spared: np.ndarray
+    trees: Prediction
+
+
+@dataclass(frozen=True, eq=False)
+class Scores:
+    """``LocalJudge.score``'s result for claims judged together."""
+
+    rows: list[F.WordRows]  #: each claim's word feature rows
+    word_p: list[np.ndarray]  #: per claim, per word: P(inside a hallucinated span)
+    claim_p: np.ndarray  #: per claim: the answer's risk were it the riskiest (P(claim) without a calibrator)
+    by_rule: np.ndarray  #: per claim: flagged by ``rules.decided_by_rule`` whatever the model says
+    tagged: bool  #: whether the tagger read them (the semantic pair gave the probabilities)
+
+
+class _Key(NamedTuple):
+    """What a reading depends on: the evidence, the question and the claims (text, indices, answer spans)."""
+
+    evidence: str
+    question: Optional[str]
+    claims: tuple[tuple[str, int, int, tuple[Span, ...]], ...]
+
+    @classmethod
+    def of(cls, claims: Sequence[Claim], evidence: str, question: Optional[str]) -> "_Key":
+        return cls(evidence, question, tuple((c.text, c.index, c.sentence_index, c.answer_spans) for c in claims))
+
+
+@dataclass
+class _Entry:
+    """One claim set's reading and the judgments made from it, by whether the semantic stage was asked for."""
+
+    reading: Reading
+    judged: dict[bool, list[Judgment]] = field(default_factory=dict)
+
+
+class _Recent:
+    """The last ``size`` claim sets judged, least recently used first out. Not thread-safe: the judge's lock
+    guards it."""
+
+    def __init__(self, size: int = RECENT) -> None:
+        self.size = size
+        self._entries: OrderedDict[_Key, _Entry] = OrderedDict()
+
+    def get(self, key: _Key) -> Optional[_Entry]:
+        entry = self._entries.get(key)
+        if entry is not None:
+            self._entries.move_to_end(key)
+        return entry
+
+    def put(self, key: _Key, entry: _Entry) -> None:
+        self._entries[key] = entry
+        self._entries.move_to_end(key)
+        while len(self._entries) > self.size:
+            self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        self._entries.clear()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+class LocalJudge:
+    """Offline trained judge (see ``rt4chart.judges.local``). Shares one loaded model per process.
+
+    ``threads`` sizes the tagger's onnxruntime pool (default: the CPU count, at most 4); the tree models always take
+    one thread. ``semantic=False`` keeps the trees alone (``--no-tagger``). ``directory``: a models folder (default:
+    the shipped one, ``model_dir()``)."""
+
+    name = "local"
+
+    def __init__(self, *, threshold: Optional[float] = None, word_threshold: Optional[float] = None,
+                 threads: Optional[int] = None, directory: Optional[Path] = None, semantic: bool = True) -> None:
+        d = Path(directory) if directory else model_dir()
+        if not is_available(d):
+            raise ConfigError(f"no trained local judge model in {d}; train one with scripts/train_local_judge.py "
+                              "or use --judge lexical")
+        self._models = load(str(d), threads)
+        card = self._models.card
+        #: the semantic stage (the tagger) runs at global verification when its model is present
+        self.semantic = semantic and self._models.has_tagger
+        tcard = self._models.tagger_card if self.semantic else {}
+        # thresholds: (claim, word) for claims the trees decide alone, and for claims the tagger also read; the
+        # threshold and word_threshold arguments (--threshold) override both
+        self._cuts = {
+            False: (float(threshold if threshold is not None else card["threshold"]),
+                    float(word_threshold if word_threshold is not None else card["word_threshold"])),
+            True: (float(threshold if threshold is not None else tcard.get("threshold", card["threshold"])),
+                   float(word_threshold if word_threshold is not None
+                         else tcard.get("word_threshold", card["word_threshold"]))),
+        }
+        for name, value in (("threshold", self._cuts[False][0]), ("word_threshold", self._cuts[False][1])):
+            if not 0.0 < value < 1.0:
+                raise ConfigError(f"{name} must be in (0, 1), got {value}")
+        self.threshold, self.word_threshold = self._cuts[self.semantic]
+        # one pass at a time: feature building is pure Python (GIL-bound), so passes in parallel only thrash
+        self._lock = threading.Lock()
+        self._recent = _Recent()
+
+    @property
+    def card(self) -> dict[str, Any]:
+        """The model card: training data, validation metrics, thresholds, versions."""
+        return dict(self._models.card)
+
+    @staticmethod
+    def rows(claims: Sequence[Claim], evidence: str, question: Optional[str]) -> list[F.WordRows]:
+        """The word feature rows of each claim against ``evidence``."""
+        return [F.claim_rows(c.text, evidence, question, index=c.index, sentence=c.sentence_index,
+                             start=c.answer_spans[0].start if c.answer_spans else 0) for c in claims]
+
+    def read(self, claims: Sequence[Claim], evidence: str, question: Optional[str]) -> Reading:
+        """The claims' feature rows against ``evidence``, their ``rules.exempt`` mask and the trees' prediction."""
+        rows = self.rows(claims, evidence, question)
+        spared = R.exempt(claims, rows, evidence)
+        return Reading(rows, spared, self._models.predict(rows, spared=spared))
+
+    def score(self, claims: Sequence[Claim], evidence: str, question: Optional[str], *, semantic: bool = False,
+              reading: Optional[Reading] = None) -> Scores:
+        """Probabilities and rule flags of claims read together against ``evidence`` (``reading``: their
+        ``read``, when already made). With ``semantic``, the tagger reads them unless the trees alone find them
+        clearly supported (``rules.needs_tagger``)."""
+        if reading is None:
+            reading = self.read(claims, evidence, question)
+        rows, trees = reading.rows, reading.trees
+        if not (semantic and self._models.has_tagger and rows) or not R.needs_tagger(
+                rows, trees.claim_p, trees.by_rule, calibrated=self._models.calibrator is not None):
+            return Scores(rows, trees.word_p, trees.claim_p, trees.by_rule, tagged=False)
+        tagged = self._models.predict(rows, self.tag(claims, evidence, question, rows), spared=reading.spared)
+        return Scores(rows, tagged.word_p, tagged.claim_p, tagged.by_rule, tagged=True)
+
+    def tag(self, claims: Sequence[Claim], evidence: str, question: Optional[str],
+            rows: Sequence[F.WordRows]) -> list[np.ndarray]:
+        """The tagger's P(hallucinated) of each word of each claim (``nan`` beyond its 512-token window)."""
+        tagger = self._models.tagger
+        if tagger is None:
+            raise ConfigError("the local judge's tagger is not installed")
+        enc, starts = tagger.encoder.encode_claims(question, evidence, [c.text for c in claims])
+        token_p = tagger.probabilities(enc)
+        return [T.word_probabilities(enc, token_p, start, r.spans) for start, r in zip(starts, rows)]
+
+    def _decide(self, claims: Sequence[Claim], evidence: str, question: Optional[str],
+                semantic: bool) -> list[Judgment]:
+        """The judgments of one pass, made once per claim set, text and ``semantic`` among the recent ones (the
+        local and the global pass share the reading, and the judgments too unless the global pass runs the
+        tagger)."""
+        key = _Key.of(claims, evidence, question)
+        with self._lock:
+            entry = self._recent.get(key)
+            if entry is None:
+                entry = _Entry(self.read(claims, evidence, question))
+                self._recent.put(key, entry)
+            if semantic not in entry.judged:
+                scores = self.score(claims, evidence, question, semantic=semantic, reading=entry.reading)
+                entry.judged[semantic] = self._judgments(claims, evidence, scores)
+            return list(entry.judged[semantic])
+
+    def _judgments(self, claims: Sequence[Claim], evidence: str, scores: Scores) -> list[Judgment]:
+        version = f"{MODEL_NAME}@{self._models.card.get('version', '?')}"
+        if scores.tagged:
+            version += f"+tagger@{self._models.tagger_card.get('version', '?')}"
+        threshold, word_threshold = self._cuts[scores.tagged]
+        out = []
+        texts = F.sentence_texts(evidence)
+        for claim, rows_i, wp, q, forced in zip(claims, scores.rows, scores.word_p, scores.claim_p, scores.by_rule):
+            a = rows_i.assessment
+            q = float(q)
+            if forced and rows_i.rule == "no-evidence":
+                # the score stays the model's risk, raised to the threshold so that it agrees with the label; the
+                # spans are the likeliest words, as for any flagged claim (and as the word threshold was calibrated)
+                out.append(Judgment(label=Label.BASELESS, score=round(max(q, threshold), 4),
+                                    prompt_version=version, spans=word_spans(rows_i, wp, word_threshold),
+                                    reason=f"none of the claim's content words occurs in the evidence "
+                                    f"(model P(hallucinated)={q:.2f})"))
+                continue
+            if forced:
+                q = max(q, threshold)  # a number swap or negation flip: flagged, the score agrees
+            edit = None if forced else one_edit(claim.text, texts)
+            if edit is not None:  # an evidence sentence copied but for one edit: flagged, whatever the model says
+                q = max(q, threshold)
+                out.append(Judgment(label=Label.CONTRADICTED, evidence=(texts[edit.sentence],), score=round(q, 4),
+                                    spans=(Span(start=edit.start, end=edit.end),), prompt_version=version,
+                                    reason=f"P(hallucinated)={q:.2f}: {edit.describe()}"))
+                continue
+            if q >= threshold:
+                spans = word_spans(rows_i, wp, word_threshold)
+                if rows_i.rule in ("number-conflict", "negation-conflict"):
+                    quote = texts[a.rival if rows_i.rule == "number-conflict" else a.order[0]]
+                    why = "a number in the claim differs from" if rows_i.rule == "number-conflict" else \
+                        "the claim has the opposite negation of"
+                    out.append(Judgment(label=Label.CONTRADICTED, evidence=(quote,), score=round(q, 4), spans=spans,
+                                        reason=f"P(hallucinated)={q:.2f}: {why} the closest evidence sentence",
+                                        prompt_version=version))
+                else:
+                    ranked = sorted(zip(wp, rows_i.spans), key=lambda x: -x[0])
+                    top_words = ", ".join(list(dict.fromkeys(claim.text[s:e] for p, (s, e) in ranked
+                                                             if p >= word_threshold))[:8])
+                    missing = f"; unsupported words: {top_words}" if top_words else ""
+                    out.append(Judgment(label=Label.BASELESS, score=round(q, 4), spans=spans,
+                                        reason=f"P(hallucinated)={q:.2f} >= {threshold:.2f}{missing}",
+                                        prompt_version=version))
+                continue
+            quotes = tuple(texts[i] for i in sorted(a.order[:3])) if a is not None and a.order else ()
+            out.append(Judgment(label=Label.ENTAILED, evidence=quotes, score=round(q, 4),
+                                reason=f"P(hallucinated)={q:.2f} < {threshold:.2f}"
+                                + ("" if quotes else "; nothing in the claim to check against the evidence"),
+                                prompt_version=version))
+        return out
+
+    async def judge(
+        self,
+        claims: Sequence[Claim],
+        evidence: str,
+        *,
+        question: Optional[str],
+        stage: Stage,
+        local_labels: Optional[Sequence[Label]] = None,
+        hints: Optional[Sequence[Optional[str]]] = None,
+    ) -> list[Judgment]:
+        """Judge ``claims`` against ``evidence``. The work runs in a worker thread (``asyncio.to_thread``), so the
+        event loop stays free for other records and requests; onnxruntime releases the GIL. The tagger reads the
+        whole context once, at global verification; local chunks get the trees alone."""
+        if not claims:
+            return []
+        return await asyncio.to_thread(self._decide, claims, evidence, question,
+                                       self.semantic and stage == "global")

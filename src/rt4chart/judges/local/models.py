@@ -1,0 +1,216 @@
+"""The local judge's model files: where they are, the model cards, the onnxruntime sessions and their inputs.
+
+Two pairs of tree models (word model, claim model), each with a calibrator; the second pair (the semantic stage)
+also reads the MiniLM tagger's probabilities (``tagger``) and has a span model. ``Models.predict`` runs one pair on
+claims judged together.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, NamedTuple, Optional, Sequence
+
+import numpy as np
+
+from ...errors import ConfigError, MissingDependencyError
+from .. import features as F
+from . import tagger as T
+from .rules import decided_by_rule
+
+MODEL_NAME = "local_judge"
+WORD_MODEL = "local_judge_words.onnx"
+CLAIM_MODEL = "local_judge_claims.onnx"
+CARD = "local_judge.json"
+#: the trees alone's calibrator (used when the local judge's card names one)
+CALIBRATOR = "local_judge_calibrator.onnx"
+# the semantic stage: the tagger (tagger.TAGGER_MODEL) and tree models that also read its probabilities
+TAGGER_CARD = "local_tagger.json"
+WORD_MODEL_T = "local_judge_words_tagger.onnx"
+CLAIM_MODEL_T = "local_judge_claims_tagger.onnx"
+#: the semantic stage's calibrator: P(the answer is hallucinated) given one claim's probability as its riskiest and
+#: the record's shape and size (``CALIBRATOR_FEATURES``); used when the tagger's card names one (older model folders
+#: decide on the claim probability)
+CALIBRATOR_T = "local_judge_calibrator_tagger.onnx"
+#: the calibrators' inputs: the claim model's probability (monotone: a riskier claim never lowers the answer's risk),
+#: whether there is a question, whether the context is a record, the context's and the answer's length
+CALIBRATOR_FEATURES = ("claim_p", "r_question_words", "r_ev_brace", "r_ev_chars", "a_words")
+#: the semantic stage's span model: P(word inside a hallucinated span) again, from the word model's probability of the
+#: word beside those of its neighbours in the claim and the claim's own risk (RAGTruth's spans are phrases, and the
+#: word model reads each word alone); its output is what ``word_threshold`` cuts. Used when the tagger's card names it
+SPAN_MODEL_T = "local_judge_spans_tagger.onnx"
+#: its inputs, per word: the word model's probability, those of the two words before and after it in the claim
+#: (``tagger.MISSING`` past the claim's ends), the claim's highest and mean word probability, the word's relative
+#: position and the claim's word count, the claim model's probability (before the calibrator), the word's rank by
+#: probability within the claim (0 the likeliest), and the tagger's probability of the word (``tagger.MISSING``
+#: beyond its window: the ONNX trees have no branch for ``nan``)
+SPAN_FEATURES = ("p", "p_prev", "p_prev2", "p_next", "p_next2", "p_claim_max", "p_claim_mean", "position",
+                 "claim_words", "claim_p", "rank", "w_tagger")
+#: the span model is fitted on the train words of claims whose out-of-fold claim probability reaches this (spans are
+#: cut only in flagged claims); read by the training script
+SPAN_MODEL_MIN_RISK = 0.10
+
+
+def model_dir() -> Path:
+    """The shipped models folder (package data)."""
+    return Path(str(resources.files("rt4chart.judges") / "models"))
+
+
+def is_available(directory: Optional[Path] = None) -> bool:
+    """True when the model files and onnxruntime are present."""
+    d = directory or model_dir()
+    if not all((d / name).exists() for name in (WORD_MODEL, CLAIM_MODEL, CARD)):
+        return False
+    try:
+        import onnxruntime  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def calibrator_rows(claim_p: np.ndarray, claim_matrix: np.ndarray) -> np.ndarray:
+    """The calibrator's input rows (``CALIBRATOR_FEATURES``), one per claim: its probability beside the record and
+    answer features of ``claim_matrix`` (whose columns start with ``F.CLAIM_MODEL_FEATURES``, the semantic stage's
+    tagger columns or not)."""
+    col = F.CLAIM_MODEL_FEATURES.index
+    return np.column_stack([claim_p] + [claim_matrix[:, col(c)] for c in CALIBRATOR_FEATURES[1:]])
+
+
+def span_rows(word_p: Sequence[np.ndarray], claim_p: np.ndarray, tagged: Sequence[np.ndarray]) -> np.ndarray:
+    """The span model's input rows (``SPAN_FEATURES``), one per word of each claim, in order: ``word_p`` and
+    ``tagged`` (the word model's and the tagger's probabilities of each claim's words), ``claim_p`` (the claim model's
+    probability of each claim)."""
+    out = [np.zeros((0, len(SPAN_FEATURES)))]
+    for p, q, t in zip(word_p, claim_p, tagged):
+        n = len(p)
+        if n == 0:
+            continue
+        pad = np.r_[T.MISSING, T.MISSING, p, T.MISSING, T.MISSING]
+        rank = np.empty(n)
+        rank[np.argsort(-p, kind="stable")] = np.arange(n)
+        out.append(np.column_stack([p, pad[1:n + 1], pad[:n], pad[3:n + 3], pad[4:n + 4], np.full(n, p.max()),
+                                    np.full(n, p.mean()), np.arange(n) / max(n - 1, 1), np.full(n, n),
+                                    np.full(n, q), rank / n, T.word_column(t)[:, 0]]))
+    return np.concatenate(out)
+
+
+class Prediction(NamedTuple):
+    """One tree pair's output for claims judged together."""
+
+    word_p: list[np.ndarray]  #: per claim, per word: P(inside a hallucinated span)
+    claim_p: np.ndarray  #: per claim: the calibrated answer risk were it the riskiest (else P(claim hallucinated))
+    by_rule: np.ndarray  #: per claim: flagged by ``rules.decided_by_rule`` whatever the probability
+
+
+class Models:
+    """The tree models' onnxruntime sessions (both pairs, their calibrators, the span model), the model cards, and
+    the tagger, loaded on first use. Shared by every judge on one folder (``load``); safe to use from threads."""
+
+    def __init__(self, directory: Path, threads: Optional[int]) -> None:
+        try:
+            import onnxruntime as ort
+        except ImportError as exc:  # pragma: no cover - is_available() guards the normal path
+            raise MissingDependencyError("onnxruntime", "local", hint="pip install onnxruntime") from exc
+        self.card = json.loads((directory / CARD).read_text())
+        if self.card.get("feature_version") != F.VERSION or self.card.get("word_features") != list(F.FEATURES):
+            raise ConfigError(f"the local judge model in {directory} was trained on feature version "
+                              f"{self.card.get('feature_version')}, this rt4chart computes version {F.VERSION}; "
+                              "retrain it with scripts/train_local_judge.py")
+        opts = ort.SessionOptions()
+        # the trees take one thread whatever ``threads`` says (it sizes the tagger's pool): a few hundred rows are not
+        # worth a pool, and a second pool spinning beside the tagger's slows every tagger call on a small machine
+        opts.intra_op_num_threads = 1
+        opts.inter_op_num_threads = 1
+
+        def session(name: str) -> Any:
+            return ort.InferenceSession(str(directory / name), opts, providers=["CPUExecutionProvider"])
+
+        def named(trees: dict[str, Any], key: str, name: str, retrain: str) -> Any:
+            """The session of ``name`` when the card's ``trees`` name it (its thresholds are then on that model's
+            scale; older model folders have none): a missing file is an error, not a silently mis-scaled threshold."""
+            if key not in trees:
+                return None
+            if not (directory / name).exists():
+                raise ConfigError(f"the local judge in {directory} was calibrated with {name}, which is missing; "
+                                  f"reinstall rt4chart or retrain with {retrain}")
+            return session(name)
+
+        self.words, self.claims = session(WORD_MODEL), session(CLAIM_MODEL)
+        self.calibrator = named(self.card, "calibrator", CALIBRATOR, "scripts/train_local_judge.py")
+        # the semantic stage, when its files (and the tokenizers package) are present; the tagger itself loads on
+        # first use (``tagger``)
+        self.has_tagger = False
+        self._tagger: Optional[T.Tagger] = None
+        self._tagger_args = (directory, threads)
+        self._tagger_lock = threading.Lock()
+        self.tagger_card: dict[str, Any] = {}
+        self.words_t = self.claims_t = self.calibrator_t = self.spans_t = None
+        if all((directory / f).exists() for f in (TAGGER_CARD, WORD_MODEL_T, CLAIM_MODEL_T)) \
+                and T.is_available(directory):
+            self.tagger_card = json.loads((directory / TAGGER_CARD).read_text())
+            trees = self.tagger_card.get("trees", {})
+            if trees.get("feature_version") != F.VERSION or trees.get("word_features") != [*F.FEATURES,
+                                                                                          *T.WORD_COLUMNS]:
+                raise ConfigError(f"the local judge's semantic stage in {directory} was trained on feature version "
+                                  f"{trees.get('feature_version')}, this rt4chart computes version {F.VERSION}; "
+                                  "retrain it with scripts/train_local_judge.py --semantic")
+            self.has_tagger = True
+            self.words_t, self.claims_t = session(WORD_MODEL_T), session(CLAIM_MODEL_T)
+            retrain = "scripts/train_local_judge.py --semantic"
+            self.calibrator_t = named(trees, "calibrator", CALIBRATOR_T, retrain)
+            self.spans_t = named(trees, "span_model", SPAN_MODEL_T, retrain)
+
+    @property
+    def tagger(self) -> Optional[T.Tagger]:
+        """The tagger (None when not installed), loaded on first use: about 0.25 s and 70 MB that the trees alone
+        (``--no-tagger``) never pay."""
+        if not self.has_tagger:
+            return None
+        with self._tagger_lock:
+            if self._tagger is None:
+                self._tagger = T.Tagger(*self._tagger_args)
+        return self._tagger
+
+    @staticmethod
+    def run(session: Any, x: np.ndarray) -> np.ndarray:
+        """P(positive) of each row of ``x`` from one tree model's session (its logit through a sigmoid)."""
+        if len(x) == 0:
+            return np.zeros(0)
+        logit = session.run(None, {"X": np.ascontiguousarray(x, dtype=np.float32)})[0][:, 0]
+        return 1.0 / (1.0 + np.exp(-logit.astype(np.float64)))
+
+    def predict(self, rows: Sequence[F.WordRows], tagged: Optional[Sequence[np.ndarray]] = None,
+                spared: Optional[np.ndarray] = None) -> Prediction:
+        """Word probabilities per claim, claim probabilities, and which claims ``decided_by_rule`` flags (``spared``:
+        its ``exempt`` mask), for claims judged together. With ``tagged`` (the tagger's probability of each claim
+        word, ``nan`` outside its window), the semantic stage's tree models read those too, its calibrator (when
+        installed) turns each claim probability into the answer's risk were that claim its riskiest, and its span
+        model (when installed) gives the word probabilities returned."""
+        if not rows:
+            return Prediction([], np.zeros(0), np.zeros(0, dtype=bool))
+        words, claims = (self.words, self.claims) if tagged is None else (self.words_t, self.claims_t)
+        mats = [r.matrix for r in rows] if tagged is None else \
+            [np.hstack([r.matrix, T.word_column(t)]) for r, t in zip(rows, tagged)]
+        p = self.run(words, np.concatenate(mats))
+        ends = np.cumsum([len(r.spans) for r in rows])[:-1]  # where each claim's words end in p
+        per_claim = np.split(p, ends)
+        matrix = F.claim_matrix(per_claim, rows)
+        if tagged is not None:
+            matrix = np.hstack([matrix, T.claim_columns(tagged)])
+        claim_p = self.run(claims, matrix)
+        by_rule = decided_by_rule(matrix, spared, claim_p)
+        if tagged is not None and self.spans_t is not None:
+            per_claim = np.split(self.run(self.spans_t, span_rows(per_claim, claim_p, tagged)), ends)
+        calibrator = self.calibrator if tagged is None else self.calibrator_t
+        if calibrator is not None:
+            claim_p = self.run(calibrator, calibrator_rows(claim_p, matrix))
+        return Prediction(per_claim, claim_p, by_rule)
+
+
+@lru_cache(maxsize=4)
+def load(directory: str, threads: Optional[int]) -> Models:
+    """The models of ``directory``, loaded once per process for each ``threads``."""
+    return Models(Path(directory), threads)

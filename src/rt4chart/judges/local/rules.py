@@ -1,0 +1,106 @@
+"""The local judge's rules on top of its models: claims flagged whatever the model says, and when the global pass
+runs the tagger.
+
+Each rule covers clear cases that RAGTruth rarely or never labels, so the models never learned them; why each
+constant has its value, and what the alternatives measured, is in docs/results/local_judge.md.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import numpy as np
+
+from ...types import Claim
+from .. import features as F
+from ..lexical import claim_numbers, evidence_numbers, is_remark
+
+#: a claim with at least this many content words, none of which occurs anywhere in the evidence, is baseless
+#: whatever the model says (``unseen_claims``)
+MIN_UNSEEN_WORDS = 3
+#: ... unless the model itself puts it below this risk ("offers takeout services." against a record's
+#: ``"RestaurantsTakeOut": true``; "A dog barked loudly" against "A cat." stays above it)
+UNSEEN_MIN_RISK = 0.05
+#: a claim stating a number absent from the evidence, whose other content words a number-stating evidence sentence
+#: covers at least this well, is contradicted whatever the model says (``number_swaps``)
+NUMBER_SWAP_COVER = 0.8
+
+#: at global verification, claims whose riskiest one the trees alone put below this answer risk (their
+#: calibrator's), with no rule firing, are decided by the trees without the tagger (``needs_tagger``)
+SKIP_TAGGER_BELOW = 0.28
+#: the same for model folders whose trees alone have no calibrator, on the raw claim probability
+SKIP_TAGGER_BELOW_UNCALIBRATED = 0.10
+#: ... but the tagger still reads a short answer (at most ``SHORT_ANSWER_CLAIMS`` claims) with a claim of at most
+#: ``SHORT_CLAIM_WORDS`` words that has a content word its best evidence sentences lack: the trees learned from long
+#: answers that one unmatched word is mostly a paraphrase, and pass "The Eiffel Tower is made of wood" against
+#: sentences saying wrought iron, which the tagger flags (the rule lets the better reader decide; it decides nothing)
+SHORT_CLAIM_WORDS = 8
+SHORT_ANSWER_CLAIMS = 2
+
+
+def unseen_claims(claim_matrix: np.ndarray) -> np.ndarray:
+    """Which rows of a claim matrix are claims sharing no content word with the evidence, with at least
+    ``MIN_UNSEEN_WORDS`` of them. Gold labels call only 23 % of such RAGTruth train claims hallucinated (most are
+    headers and generic fragments), so the model gives them a low risk; a user reading "A dog barked loudly" against
+    "A cat." expects baseless."""
+    col = F.CLAIM_MODEL_FEATURES.index
+    return ((claim_matrix[:, col("c_rule")] == F.RULES.index("no-evidence"))
+            & (claim_matrix[:, col("c_content")] >= MIN_UNSEEN_WORDS))
+
+
+def shares_something(text: str, evidence: str) -> bool:
+    """Whether a claim that shares no content word with ``evidence`` is still not one that ``unseen_claims`` should
+    force to baseless: a remark (``is_remark``), or a claim whose numbers all occur in the evidence ("They operate
+    daily from 10:00 to 20:00" against a record's ``"10:0-20:0"``). The trees decide these."""
+    if is_remark(text):
+        return True
+    numbers = claim_numbers(text)
+    return bool(numbers) and numbers <= evidence_numbers(evidence)
+
+
+def exempt(claims: Sequence[Claim], rows: Sequence[F.WordRows], evidence: str) -> np.ndarray:
+    """Which claims share no content word with the evidence but ``shares_something`` with it: exempt from
+    ``unseen_claims`` (only those claims are read: the others cannot be unseen)."""
+    return np.array([r.rule == "no-evidence" and shares_something(c.text, evidence) for c, r in zip(claims, rows)],
+                    dtype=bool)
+
+
+def number_swaps(claim_matrix: np.ndarray) -> np.ndarray:
+    """Which rows of a claim matrix are near-copies of an evidence sentence with another number ("revenue of $5.1
+    billion" against "revenue of $4.2 billion"): the lexical number conflict with the rival sentence covering at
+    least ``NUMBER_SWAP_COVER`` of the claim. The model alone lets them pass, because the lexical number check misfires
+    on RAGTruth; near-copies are rare there."""
+    col = F.CLAIM_MODEL_FEATURES.index
+    return ((claim_matrix[:, col("c_rule")] == F.RULES.index("number-conflict"))
+            & (claim_matrix[:, col("c_rival_cover")] >= NUMBER_SWAP_COVER))
+
+
+def negation_flips(claim_matrix: np.ndarray) -> np.ndarray:
+    """Which rows of a claim matrix are an evidence sentence with the opposite negation and otherwise the same
+    content words ("flash is permitted" against "flash is not permitted"): the lexical negation conflict, which
+    requires coverage both ways. Six claims in all of RAGTruth train, so the model never learned it."""
+    return claim_matrix[:, F.CLAIM_MODEL_FEATURES.index("c_rule")] == F.RULES.index("negation-conflict")
+
+
+def decided_by_rule(claim_matrix: np.ndarray, spared: Optional[np.ndarray] = None,
+                    risk: Optional[np.ndarray] = None) -> np.ndarray:
+    """Claims flagged whatever the model's probability: ``unseen_claims`` (but those ``spared``, a mask from
+    ``exempt``, and those whose ``risk``, the model's claim probabilities, is below ``UNSEEN_MIN_RISK``),
+    ``number_swaps``, ``negation_flips``."""
+    unseen = unseen_claims(claim_matrix)
+    if spared is not None:
+        unseen &= ~spared
+    if risk is not None:
+        unseen &= risk >= UNSEEN_MIN_RISK
+    return unseen | number_swaps(claim_matrix) | negation_flips(claim_matrix)
+
+
+def needs_tagger(rows: Sequence[F.WordRows], claim_p: np.ndarray, by_rule: np.ndarray, *, calibrated: bool) -> bool:
+    """Whether the global pass runs the tagger on claims the trees alone scored (``claim_p``, ``by_rule``): unless
+    they find every claim clearly supported, that is their riskiest claim below ``SKIP_TAGGER_BELOW`` (with no
+    ``calibrated`` trees, ``SKIP_TAGGER_BELOW_UNCALIBRATED``), no rule firing, and no short claim with an unmatched
+    word in a short answer (``SHORT_CLAIM_WORDS``, ``SHORT_ANSWER_CLAIMS``). ``rows`` must not be empty."""
+    short_unmatched = len(rows) <= SHORT_ANSWER_CLAIMS and any(
+        len(r.spans) <= SHORT_CLAIM_WORDS and r.assessment is not None and r.assessment.uncovered for r in rows)
+    below = SKIP_TAGGER_BELOW if calibrated else SKIP_TAGGER_BELOW_UNCALIBRATED
+    return not (claim_p.max() < below and not by_rule.any() and not short_unmatched)
