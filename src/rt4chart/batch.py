@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Union
 from .audit.auditor import Auditor
 from .errors import InputError
 from .io import FieldMap, Row, checked_rows
-from .types import AuditResult, Label, RecordError
+from .types import AuditResult, Label, Record, RecordError
 
 
 @dataclass
@@ -68,11 +68,11 @@ def error_line(index: int, rid: Any, err: RecordError) -> dict:
     return {"id": rid, "index": index, "error": err.model_dump(mode="json")}
 
 
-def accepted_result(rec: dict, risk: float) -> AuditResult:
+def accepted_result(rec: Record, risk: float) -> AuditResult:
     """The result of a record the gate accepted without verification: unverified, not flagged."""
     return AuditResult(
-        id=rec["id"], label=Label.UNVERIFIED, hallucinated=False, claims=(), context=rec["context"],
-        question=rec["question"], answer=rec["answer"], judge="gate", routed="accepted", risk=risk,
+        id=rec.id, label=Label.UNVERIFIED, hallucinated=False, claims=(), context=rec.context,
+        question=rec.question, answer=rec.answer, judge="gate", routed="accepted", risk=risk,
         config={"note": "accepted by the RAGScope gate as low risk; not verified"},
     )
 
@@ -141,7 +141,7 @@ async def run_batch_async(
     pending: dict[int, dict] = {}
     next_pos = 0
 
-    def todo() -> Iterator[tuple[int, Union[dict, InputError]]]:
+    def todo() -> Iterator[tuple[int, Union[Record, InputError]]]:
         for index, rec, rid in checked_rows(rows, fields):
             if row_key(index, rid, error=isinstance(rec, InputError)) in done:
                 summary.skipped += 1
@@ -149,7 +149,7 @@ async def run_batch_async(
             order.append(index)
             ids[index] = rid
             route = routing.get(index) if routing is not None else None
-            if route is not None and route[1] and isinstance(rec, dict):
+            if route is not None and route[1] and isinstance(rec, Record):
                 result = accepted_result(rec, route[0])
                 pending[index] = {**result.to_json(), "index": index}
                 summary.add(result)

@@ -1,5 +1,8 @@
 """Reading and validating input records (JSONL, JSON array, CSV; ``-`` for stdin).
 
+``validate_record`` is the one place a raw record becomes a ``Record`` (and ``join_context`` the one place a list
+context is joined); the CLI, the batch runner, the server and ``Auditor.audit`` all go through it.
+
 Reading never stops at a bad row: each row becomes either a validated record or an ``InputError`` naming the row
 and the field, and the caller writes an error record for it and goes on. Bytes are decoded with
 ``surrogateescape`` so that invalid UTF-8 survives until validation, where it is reported per field.
@@ -12,13 +15,21 @@ import io
 import json
 import re
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Optional, Union
+from typing import Any, Iterable, Iterator, Optional, Sequence, Union
 
 from .errors import InputError
+from .types import Record
 
 CONTEXT_SEPARATOR = "\n\n"
+
+
+def join_context(parts: Sequence[str]) -> str:
+    """A list context as one text: its passages joined with a blank line (DESIGN.md "Contracts"); sentence offsets
+    in results refer to this text."""
+    return CONTEXT_SEPARATOR.join(parts)
 
 
 @dataclass(frozen=True)
@@ -70,14 +81,14 @@ def _check_text(value: Any, *, record: Any, field: str, required: bool) -> Optio
     return value
 
 
-def validate_record(raw: Any, index: Optional[int] = None, fields: FieldMap = FieldMap()) -> dict:
-    """Check one raw record and return ``{"id", "context", "question", "answer", "task"}``.
+def validate_record(raw: Any, index: Optional[int] = None, fields: FieldMap = FieldMap()) -> Record:
+    """Check one raw record (a mapping) and return it as a ``Record``.
 
-    ``context`` may be a string or a list of strings (joined with a blank line). Raises ``InputError`` naming the
-    record (its id, or its position when the id is unusable) and the offending field.
+    ``context`` may be a string or a list of strings (joined with a blank line); an empty question is None. Raises
+    ``InputError`` naming the record (its id, or its position when the id is unusable) and the offending field.
     """
     where = f"#{index}" if index is not None else None
-    if not isinstance(raw, dict):
+    if not isinstance(raw, Mapping):
         raise InputError(f"must be a JSON object, got {type(raw).__name__}", record=where)
     rid = raw.get(fields.id)
     if rid is None:
@@ -92,18 +103,18 @@ def validate_record(raw: Any, index: Optional[int] = None, fields: FieldMap = Fi
             _check_text(part, record=rid, field=f"{fields.context}[{i}]", required=False)
             if part is None:
                 raise InputError("is null", record=rid, field=f"{fields.context}[{i}]")
-        ctx = CONTEXT_SEPARATOR.join(ctx)
+        ctx = join_context(ctx)
         if not ctx.strip():
             raise InputError("is empty", record=rid, field=fields.context)
     context = _check_text(ctx, record=rid, field=fields.context, required=True)
     answer = _check_text(raw.get(fields.answer), record=rid, field=fields.answer, required=True)
     question = _check_text(raw.get(fields.question), record=rid, field=fields.question, required=False)
     task = _check_text(raw.get(fields.task), record=rid, field=fields.task, required=False)
-    return {"id": rid, "context": context, "question": question or None, "answer": answer, "task": task}
+    return Record(id=rid, context=context, question=question or None, answer=answer, task=task)
 
 
-def checked_rows(rows: Iterable[Row], fields: FieldMap = FieldMap()) -> Iterator[tuple[int, Union[dict, InputError],
-                                                                                       Optional[Union[str, int]]]]:
+def checked_rows(rows: Iterable[Row], fields: FieldMap = FieldMap()) -> Iterator[
+        tuple[int, Union[Record, InputError], Optional[Union[str, int]]]]:
     """Validate rows in order: per row, its index, the record (``validate_record``) or the ``InputError`` that
     rejects it, and the id to name it by (None when the row has none that can be echoed: the row is then named by
     its position). A later row repeating an id is an error ("duplicate id"). Every command that reads records
@@ -121,12 +132,12 @@ def checked_rows(rows: Iterable[Row], fields: FieldMap = FieldMap()) -> Iterator
                       or isinstance(rid, str) and not _has_bad_utf8(rid))
             yield row.index, exc, rid if usable else None  # an unusable id is not echoed
             continue
-        key = str(rec["id"])
+        key = str(rec.id)
         if key in seen:
-            yield row.index, InputError("duplicate id", record=rec["id"], field=fields.id), rec["id"]
+            yield row.index, InputError("duplicate id", record=rec.id, field=fields.id), rec.id
             continue
         seen.add(key)
-        yield row.index, rec, rec["id"]
+        yield row.index, rec, rec.id
 
 
 def _open_bytes(path: Union[str, Path]) -> bytes:

@@ -1,15 +1,48 @@
 """Frozen value types shared by every stage of the audit (DESIGN.md "Contracts").
 
-All results are pydantic models with ``frozen=True``: they serialise to the documented JSON output record with
+``Record`` is one validated input record (made by ``rt4chart.io.validate_record``, the one validator). All results
+are pydantic models with ``frozen=True``: they serialise to the documented JSON output record with
 ``model_dump(mode="json")`` and cannot be mutated after a stage hands them on.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from enum import Enum
-from typing import Literal, Optional
+from typing import Any, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field
+
+_RECORD_KEYS = ("id", "context", "question", "answer", "task")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Record(Mapping[str, Any]):
+    """One input record after validation: ``context`` is one string (a list context is already joined with blank
+    lines, by ``rt4chart.io.join_context``), ``question`` and ``task`` are None when absent.
+
+    Make records with ``rt4chart.io.validate_record``, which checks raw input once and names the record and the
+    field it rejects; a ``Record`` is trusted from then on. It also reads as a read-only mapping of those five keys,
+    so code that takes record mappings (the gate, user callbacks) takes a ``Record`` as it is.
+    """
+
+    id: Union[str, int]
+    context: str
+    question: Optional[str] = None
+    answer: str
+    task: Optional[str] = None
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in _RECORD_KEYS:
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_RECORD_KEYS)
+
+    def __len__(self) -> int:
+        return len(_RECORD_KEYS)
 
 
 class Label(str, Enum):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, AsyncIterator, Iterable, Optional, Sequence, Union
 
@@ -18,7 +19,7 @@ from ..meter import metering
 from ..text.align import anchor
 from ..text.lexical import content_words
 from ..text.segment import make_chunks, split_sentences, validate_window
-from ..types import AuditResult, Chunk, Claim, ClaimVerdict, Judgment, Label, RecordError, Sentence, Span
+from ..types import AuditResult, Chunk, Claim, ClaimVerdict, Judgment, Label, Record, RecordError, Sentence, Span
 from .decompose import Decomposer, RuleDecomposer
 from .joins import and_join, or_join
 from .protocols import Judge
@@ -115,17 +116,18 @@ class Auditor:
         self.concurrency = concurrency
 
     # -- one record ---------------------------------------------------------------------------------------------
-    async def audit(self, record: dict, *, index: Optional[int] = None) -> AuditResult:
-        """Audit one record ``{"id", "context", "question", "answer"}``; raises ``InputError`` if it is invalid."""
-        rec = validate_record(record, index)
+    async def audit(self, record: Union[Record, Mapping[str, Any]], *, index: Optional[int] = None) -> AuditResult:
+        """Audit one record: a ``Record``, or a mapping ``{"id", "context", "question", "answer"}`` that is
+        validated here (``rt4chart.io.validate_record``; raises ``InputError`` if it is invalid)."""
+        rec = record if isinstance(record, Record) else validate_record(record, index)
         with metering() as meter:
             started = time.perf_counter()
             result = await self._audit(rec)
             usage = meter.total.model_copy(update={"seconds": round(time.perf_counter() - started, 6)})
         return result.model_copy(update={"usage": usage})
 
-    async def _audit(self, rec: dict) -> AuditResult:
-        context, answer, question = rec["context"], rec["answer"], rec["question"]
+    async def _audit(self, rec: Record) -> AuditResult:
+        context, answer, question = rec.context, rec.answer, rec.question
         cfg = self.config
         sentences = split_sentences(context)
         chunks = make_chunks(sentences, context, cfg.window, cfg.overlap)
@@ -133,9 +135,9 @@ class Auditor:
         if not claims:
             # nothing was checked, so nothing may be called entailed (never fail open)
             return AuditResult(
-                id=rec["id"], label=Label.UNVERIFIED, hallucinated=False, claims=(), context=context,
+                id=rec.id, label=Label.UNVERIFIED, hallucinated=False, claims=(), context=context,
                 question=question, answer=answer, judge=self.judge.name,
-                config={"decomposer": self.decomposer.name, **({"task": rec["task"]} if rec.get("task") else {})},
+                config={"decomposer": self.decomposer.name, **({"task": rec.task} if rec.task else {})},
                 errors=(RecordError(kind="audit", message="the decomposer found no claim to check in the answer"),),
             )
 
@@ -169,10 +171,10 @@ class Auditor:
             "prefilter": cfg.prefilter, "decomposer": self.decomposer.name,
             "sentences": len(sentences), "chunks": len(chunks),
         }
-        if rec.get("task"):
-            config["task"] = rec["task"]
+        if rec.task:
+            config["task"] = rec.task
         return AuditResult(
-            id=rec["id"], label=label, hallucinated=label.hallucinated, claims=tuple(verdicts), spans=spans,
+            id=rec.id, label=label, hallucinated=label.hallucinated, claims=tuple(verdicts), spans=spans,
             context=context, question=question, answer=answer, judge=self.judge.name, config=config,
         )
 
@@ -252,7 +254,7 @@ class Auditor:
 
     # -- many records -------------------------------------------------------------------------------------------
     async def audit_many(
-        self, records: Iterable[tuple[int, Union[dict, InputError]]]
+        self, records: Iterable[tuple[int, Union[Record, Mapping[str, Any], InputError]]]
     ) -> AsyncIterator[tuple[int, Union[AuditResult, RecordError], Any]]:
         """Audit ``(index, record)`` pairs concurrently; yields ``(index, result or error, id)`` as they finish.
 
@@ -262,8 +264,8 @@ class Auditor:
         queue: asyncio.Queue = asyncio.Queue()
         running: set[asyncio.Task] = set()
 
-        async def one(index: int, record: Union[dict, InputError]) -> None:
-            rid = record.get("id") if isinstance(record, dict) else None
+        async def one(index: int, record: Union[Record, Mapping[str, Any], InputError]) -> None:
+            rid = record.get("id") if isinstance(record, Mapping) else None
             try:
                 if isinstance(record, InputError):
                     raise record

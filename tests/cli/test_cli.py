@@ -89,7 +89,8 @@ def test_bad_rows_are_reported_and_the_rest_goes_on(tmp_path):
 ])
 def test_each_bad_field_is_named(tmp_path, record, field):
     path = tmp_path / "in.jsonl"
-    path.write_text(json.dumps(record) + "\n" + json.dumps({"id": "ok", "context": "The sky is blue.", "answer": "The sky is blue."}))
+    ok = {"id": "ok", "context": "The sky is blue.", "answer": "The sky is blue."}
+    path.write_text(json.dumps(record) + "\n" + json.dumps(ok))
     out = tmp_path / "out.jsonl"
     assert _run("audit", str(path), "-o", str(out), "-q").exit_code == 1
     bad, ok = _lines(out)

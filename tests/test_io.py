@@ -1,0 +1,84 @@
+"""Records are validated once, in ``rt4chart.io``: a raw mapping becomes a frozen ``Record`` or an ``InputError``
+naming the record and the field; a list context is joined there, and only there."""
+
+import asyncio
+import dataclasses
+
+import pytest
+
+from rt4chart import Auditor, InputError, LexicalJudge
+from rt4chart.io import FieldMap, Row, checked_rows, join_context, validate_record
+from rt4chart.types import Record
+
+
+def test_a_valid_record_becomes_a_frozen_record():
+    rec = validate_record({"id": 7, "context": ["Paris is in France.", "Rome is in Italy."], "question": "",
+                           "answer": "Rome is in Italy.", "task": "QA", "extra": 1})
+    assert rec == Record(id=7, context="Paris is in France.\n\nRome is in Italy.", question=None,
+                         answer="Rome is in Italy.", task="QA")
+    assert rec.context == join_context(["Paris is in France.", "Rome is in Italy."])
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rec.answer = "changed"
+
+
+def test_a_record_reads_as_a_mapping_of_its_five_fields():
+    rec = validate_record({"id": "a", "context": "C.", "answer": "A."})
+    assert dict(rec) == {"id": "a", "context": "C.", "question": None, "answer": "A.", "task": None}
+    assert rec["answer"] == "A." and rec.get("question") is None and "extra" not in rec
+    with pytest.raises(KeyError):
+        rec["extra"]
+    assert validate_record(rec) == rec  # a Record is a mapping the validator accepts as it is
+
+
+@pytest.mark.parametrize("raw, index, record, field", [
+    ({"context": "C.", "answer": "A."}, 3, "#3", "id"),
+    ({"id": True, "context": "C.", "answer": "A."}, 0, "#0", "id"),
+    ({"id": "r", "answer": "A."}, None, "r", "context"),
+    ({"id": "r", "context": ["C.", None], "answer": "A."}, None, "r", "context[1]"),
+    ({"id": "r", "context": ["C.", 5], "answer": "A."}, None, "r", "context[1]"),
+    ({"id": "r", "context": [" ", ""], "answer": "A."}, None, "r", "context"),
+    ({"id": "r", "context": "C.", "answer": 3}, None, "r", "answer"),
+    ({"id": "r", "context": "C.", "answer": "  "}, None, "r", "answer"),
+    ({"id": "r", "context": "C\udc80.", "answer": "A."}, None, "r", "context"),
+    ({"id": "r", "context": "C.", "answer": "A.", "question": ["q"]}, None, "r", "question"),
+])
+def test_a_bad_record_names_the_record_and_the_field(raw, index, record, field):
+    with pytest.raises(InputError) as exc:
+        validate_record(raw, index)
+    assert exc.value.record == record and exc.value.field == field
+    assert f"record {record!r}" in str(exc.value) and f"field {field!r}" in str(exc.value)
+
+
+def test_not_a_mapping_is_named_by_its_position():
+    with pytest.raises(InputError, match="must be a JSON object") as exc:
+        validate_record(["a list"], 4)
+    assert exc.value.record == "#4"
+
+
+def test_field_names_are_mapped():
+    rec = validate_record({"qid": 1, "passage": "C.", "response": "A."},
+                          fields=FieldMap(id="qid", context="passage", answer="response"))
+    assert (rec.id, rec.context, rec.answer) == (1, "C.", "A.")
+
+
+def test_checked_rows_yield_records_errors_and_duplicates_in_order():
+    rows = [Row(0, {"id": "a", "context": "C.", "answer": "A."}), Row(1, {"id": "b", "context": "C."}),
+            Row(2, None, InputError("line 3 is not valid JSON", record="#2")),
+            Row(3, {"id": "a", "context": "C.", "answer": "A."})]
+    out = list(checked_rows(rows))
+    assert isinstance(out[0][1], Record) and out[0][2] == "a"
+    assert isinstance(out[1][1], InputError) and out[1][1].field == "answer" and out[1][2] == "b"
+    assert isinstance(out[2][1], InputError) and out[2][2] is None
+    assert isinstance(out[3][1], InputError) and "duplicate id" in str(out[3][1])
+
+
+def test_the_auditor_takes_a_record_or_a_mapping_alike():
+    auditor = Auditor(judge=LexicalJudge())
+    raw = {"id": 1, "context": ["Paris is in France.", "The trial lasts 14 days."], "answer": "The trial lasts 30 days."}
+    from_mapping = asyncio.run(auditor.audit(raw))
+    from_record = asyncio.run(auditor.audit(validate_record(raw)))
+    assert from_mapping.model_dump(exclude={"usage"}) == from_record.model_dump(exclude={"usage"})
+    assert from_record.context == "Paris is in France.\n\nThe trial lasts 14 days."
+    with pytest.raises(InputError) as exc:
+        asyncio.run(auditor.audit({"id": 2, "context": "C."}, index=5))
+    assert exc.value.record == 2 and exc.value.field == "answer"
