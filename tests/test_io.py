@@ -74,7 +74,8 @@ def test_checked_rows_yield_records_errors_and_duplicates_in_order():
 
 def test_the_auditor_takes_a_record_or_a_mapping_alike():
     auditor = Auditor(judge=LexicalJudge())
-    raw = {"id": 1, "context": ["Paris is in France.", "The trial lasts 14 days."], "answer": "The trial lasts 30 days."}
+    raw = {"id": 1, "context": ["Paris is in France.", "The trial lasts 14 days."],
+           "answer": "The trial lasts 30 days."}
     from_mapping = asyncio.run(auditor.audit(raw))
     from_record = asyncio.run(auditor.audit(validate_record(raw)))
     assert from_mapping.model_dump(exclude={"usage"}) == from_record.model_dump(exclude={"usage"})

@@ -98,21 +98,19 @@ def audit(
     """Audit one answer against its context (RT4CHART). Synchronous; use ``Auditor`` inside an event loop.
 
     ``judge`` is a Judge object or a name (``auto``, ``lexical``, ``local``, ``llm``); ``judge_options`` go to
-    the named judge's factory. Raises ``InputError`` for an empty context or answer.
+    the named judge's factory (``rt4chart.judges.registry.build_auditor``; no environment variable is read: give
+    the LLM judge ``base_url``, ``model`` and ``api_key``). Raises ``InputError`` for an empty context or answer.
     """
     if isinstance(judge, str):
-        from .judges.registry import make_judge
+        from .judges.registry import build_auditor
 
-        judge, made_decomposer = make_judge(judge, **judge_options)
-        decomposer = decomposer or made_decomposer
-    auditor = Auditor(
-        judge=judge,
-        decomposer=decomposer,
-        window=window,
-        overlap=overlap,
-        global_verification=global_verification,
-        prefilter=prefilter,
-    )
+        auditor = build_auditor(judge, window=window, overlap=overlap, global_verification=global_verification,
+                                prefilter=prefilter, **judge_options)
+        if decomposer is not None:
+            auditor.decomposer = decomposer
+    else:
+        auditor = Auditor(judge=judge, decomposer=decomposer, window=window, overlap=overlap,
+                          global_verification=global_verification, prefilter=prefilter)
     record = {"id": id if id is not None else "record", "context": context, "question": question, "answer": answer}
     try:
         asyncio.get_running_loop()

@@ -1,4 +1,5 @@
-"""The input field options of the commands that read records (``audit``, ``triage route``)."""
+"""Options shared by the commands: the input fields of those that read records (``audit``, ``triage route``) and
+the judge options of those that audit (``audit``, ``eval run``)."""
 
 from __future__ import annotations
 
@@ -24,3 +25,61 @@ def field_options(command: Callable[..., Any]) -> Callable[..., Any]:
         with_fields = click.option(f"--{name}-field", f"{name}_field", default=name, show_default=True,
                                    help=f"input field holding the {name}")(with_fields)
     return with_fields
+
+
+def judge_options(f: Any) -> Any:
+    """Options that choose and configure a judge; shared by commands that audit. ``auditor_options`` turns the
+    values the command receives into the options of ``rt4chart.judges.registry.build_auditor``."""
+    opts = [
+        click.option("--judge", "judge_name", type=click.Choice(["auto", "lexical", "local", "llm"]), default="auto",
+                     show_default=True, help="auto = LLM if --base-url/--model or RT4CHART_BASE_URL is set, "
+                     "else the trained offline judge if installed, else lexical."),
+        click.option("--window", "-W", type=int, default=25, show_default=True, help="chunk size W in sentences"),
+        click.option("--overlap", "-O", type=int, default=10, show_default=True, help="chunk overlap O (< W)"),
+        click.option("--no-global", is_flag=True, help="skip global verification (local labels are final)"),
+        click.option("--prefilter", is_flag=True, help="skip chunks sharing no content word with a claim"),
+        click.option("--concurrency", type=int, default=8, show_default=True, help="records/calls in flight"),
+        click.option("--base-url", envvar="RT4CHART_BASE_URL", default=None, help="OpenAI-compatible endpoint"),
+        click.option("--model", envvar="RT4CHART_MODEL", default=None, help="model name for --judge llm"),
+        click.option("--api-key", default=None, help="API key (default: $OPENAI_API_KEY)"),
+        click.option("--rpm", type=int, default=None, help="requests-per-minute limit for the LLM"),
+        click.option("--granularity", type=click.Choice(["per-claim", "batched"]), default=None,
+                     help="LLM calls per claim (paper-exact) or per chunk/answer"),
+        click.option("--decomposition", type=click.Choice(["sentence", "holistic", "rule"]), default=None,
+                     help="claim decomposition (LLM: sentence or holistic; rule = offline)"),
+        click.option("--no-cache", is_flag=True, help="do not use the LLM response cache"),
+        click.option("--price-in", type=float, default=None, help="USD per million prompt tokens"),
+        click.option("--price-out", type=float, default=None, help="USD per million completion tokens"),
+        click.option("--timeout", type=float, default=None, help="LLM request timeout in seconds"),
+        click.option("--threshold", type=float, default=None,
+                     help="claim threshold of the local judge (default: calibrated, in its model card)"),
+        click.option("--no-tagger", is_flag=True,
+                     help="local judge: skip its MiniLM tagger (trees only; about 4x faster, lower F1)"),
+        click.option("--model-dir", type=click.Path(exists=True, file_okay=False), default=None,
+                     help="local judge: a models folder you trained (the training scripts' --out-dir; default: "
+                     "the shipped one)"),
+    ]
+    for opt in reversed(opts):
+        f = opt(f)
+    return f
+
+
+def auditor_options(judge_kw: dict[str, Any], env_options: dict[str, Any]) -> dict[str, Any]:
+    """The ``build_auditor`` options for the values of ``judge_options`` (``judge_name``, ``no_global``,
+    ``no_cache`` ... as the command received them), over ``env_options``: the LLM settings the command's edge read
+    from environment variables (``rt4chart.judges.llm.llm_env(os.environ)``). A flag given wins over the
+    environment; flags left unset (None, or False for ``--no-cache`` and ``--no-tagger``) are left out."""
+    kw = dict(judge_kw)
+    out: dict[str, Any] = {
+        "judge": kw.pop("judge_name", "auto"),
+        "window": kw.pop("window", 25),
+        "overlap": kw.pop("overlap", 10),
+        "global_verification": not kw.pop("no_global", False),
+        "prefilter": kw.pop("prefilter", False),
+        "concurrency": kw.pop("concurrency", 8),
+    }
+    if kw.pop("no_cache", False):
+        out["cache"] = False
+    if kw.pop("no_tagger", False):
+        out["no_tagger"] = True
+    return {**env_options, **out, **{k: v for k, v in kw.items() if v is not None}}

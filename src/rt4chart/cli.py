@@ -18,14 +18,15 @@ from typing import Any, Optional
 import click
 
 from . import __version__
-from ._fields import field_options
+from ._fields import auditor_options, field_options, judge_options
 from .errors import BackendError, ConfigError, InputError, MissingDependencyError, Rt4chartError
 
 EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE = 0, 1, 2
 
 _LAZY = {
     "eval": ("rt4chart.eval.cli", "eval_group", "measure detectors on RAGTruth and other benchmarks"),
-    "triage": ("rt4chart.gate.cli", "triage_group", "RAGScope risk gate: score, route and evaluate"),
+    # the gate's commands (rt4chart.gate.cli) with `triage eval`, the RAGScope protocol, which lives in eval
+    "triage": ("rt4chart.eval.ragscope.cli", "triage_group", "RAGScope risk gate: score, route and evaluate"),
     "diagnose": ("rt4chart.facets.cli", "diagnose", "facet-level diagnostics of why an answer failed"),
     "report": ("rt4chart.report.cli", "report", "write a self-contained HTML report of audit results"),
     "serve": ("rt4chart.server.cli", "serve", "run the HTTP audit service with a web page"),
@@ -61,60 +62,12 @@ def main() -> None:
     """Claim-level, evidence-grounded hallucination auditing for RAG answers."""
 
 
-def judge_options(f: Any) -> Any:
-    """Options that choose and configure a judge; shared by commands that audit."""
-    opts = [
-        click.option("--judge", "judge_name", type=click.Choice(["auto", "lexical", "local", "llm"]), default="auto",
-                     show_default=True, help="auto = LLM if --base-url/--model or RT4CHART_BASE_URL is set, "
-                     "else the trained offline judge if installed, else lexical."),
-        click.option("--window", "-W", type=int, default=25, show_default=True, help="chunk size W in sentences"),
-        click.option("--overlap", "-O", type=int, default=10, show_default=True, help="chunk overlap O (< W)"),
-        click.option("--no-global", is_flag=True, help="skip global verification (local labels are final)"),
-        click.option("--prefilter", is_flag=True, help="skip chunks sharing no content word with a claim"),
-        click.option("--concurrency", type=int, default=8, show_default=True, help="records/calls in flight"),
-        click.option("--base-url", envvar="RT4CHART_BASE_URL", default=None, help="OpenAI-compatible endpoint"),
-        click.option("--model", envvar="RT4CHART_MODEL", default=None, help="model name for --judge llm"),
-        click.option("--api-key", default=None, help="API key (default: $OPENAI_API_KEY)"),
-        click.option("--rpm", type=int, default=None, help="requests-per-minute limit for the LLM"),
-        click.option("--granularity", type=click.Choice(["per-claim", "batched"]), default=None,
-                     help="LLM calls per claim (paper-exact) or per chunk/answer"),
-        click.option("--decomposition", type=click.Choice(["sentence", "holistic", "rule"]), default=None,
-                     help="claim decomposition (LLM: sentence or holistic; rule = offline)"),
-        click.option("--no-cache", is_flag=True, help="do not use the LLM response cache"),
-        click.option("--price-in", type=float, default=None, help="USD per million prompt tokens"),
-        click.option("--price-out", type=float, default=None, help="USD per million completion tokens"),
-        click.option("--timeout", type=float, default=None, help="LLM request timeout in seconds"),
-        click.option("--threshold", type=float, default=None,
-                     help="claim threshold of the local judge (default: calibrated, in its model card)"),
-        click.option("--no-tagger", is_flag=True,
-                     help="local judge: skip its MiniLM tagger (trees only; about 4x faster, lower F1)"),
-        click.option("--model-dir", type=click.Path(exists=True, file_okay=False), default=None,
-                     help="local judge: a models folder you trained (the training scripts' --out-dir; default: "
-                     "the shipped one)"),
-    ]
-    for opt in reversed(opts):
-        f = opt(f)
-    return f
+def build_auditor(**judge_kw: Any) -> Any:
+    """The auditor for a command's ``judge_options``; the LLM's environment variables are read here, at the edge."""
+    from .judges.llm import llm_env
+    from .judges.registry import build_auditor as from_options
 
-
-def build_auditor(judge_name: str, window: int, overlap: int, no_global: bool, prefilter: bool, concurrency: int,
-                  **llm: Any) -> Any:
-    """Make an Auditor from CLI options (shared by ``audit`` and ``eval run``)."""
-    from .audit.auditor import Auditor
-    from .audit.decompose import RuleDecomposer
-    from .judges.registry import make_judge
-
-    decomposition = llm.pop("decomposition", None)
-    if llm.pop("no_cache", False):
-        llm["cache"] = False
-    llm.setdefault("concurrency", concurrency)
-    if decomposition and decomposition != "rule":
-        llm["decomposition"] = decomposition
-    judge, decomposer = make_judge(judge_name, **llm)
-    if decomposition == "rule":
-        decomposer = RuleDecomposer()
-    return Auditor(judge=judge, decomposer=decomposer, window=window, overlap=overlap,
-                   global_verification=not no_global, prefilter=prefilter, concurrency=concurrency)
+    return from_options(**auditor_options(judge_kw, llm_env(os.environ)))
 
 
 _STYLE = {"entailed": "green", "contradicted": "red", "baseless": "yellow", "unverified": "magenta"}
@@ -129,7 +82,8 @@ def _print_records(path: Path, console: Any) -> None:
     for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
         rec = json.loads(line)
         if "error" in rec:
-            console.print(f"[bold]{escape(str(rec.get('id')))}[/bold]  [red]error[/red] {escape(rec['error']['message'])}")
+            console.print(f"[bold]{escape(str(rec.get('id')))}[/bold]  [red]error[/red] "
+                          f"{escape(rec['error']['message'])}")
             continue
         label = rec["label"]
         console.print(f"[bold]{escape(str(rec['id']))}[/bold]  [{_STYLE[label]}]{label}[/{_STYLE[label]}]"

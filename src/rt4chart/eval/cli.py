@@ -159,7 +159,7 @@ def baseline_cmd(dataset: str, split: str, task: Optional[str], data_path: Optio
 
 
 def _judge_options(f: Any) -> Any:
-    from rt4chart.cli import judge_options
+    from .._fields import judge_options
 
     return judge_options(f)
 
@@ -178,8 +178,9 @@ def run_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[s
             gate_accept: Optional[float], **judge_kw: Any) -> None:
     """Audit every record of a dataset, then score it: writes results.jsonl (audit results), predictions.jsonl,
     metrics.json and table.md in the output folder."""
-    from rt4chart.cli import build_auditor
-
+    from .._fields import auditor_options
+    from ..judges.llm import llm_env
+    from ..judges.registry import build_auditor
     from .runner import _meta, cascade_summary, gate_routing, results_to_predictions, run, score, write_outputs
     from .scoring import read_predictions, render_markdown
 
@@ -188,7 +189,7 @@ def run_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[s
     out = Path(out_dir or f"runs/eval-{dataset}-{split}{'-' + task if task else ''}-{judge_name}")
     try:
         records = _load(dataset, split, task, data_path, limit)
-        auditor = build_auditor(**judge_kw)
+        auditor = build_auditor(**auditor_options(judge_kw, llm_env(os.environ)))
         thresholds = None if no_baselines else _thresholds(dataset, data_path, console)
     except (ConfigError, InputError, MissingDependencyError) as exc:
         _fail(console, exc)

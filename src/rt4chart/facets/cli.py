@@ -76,32 +76,31 @@ def build_diagnoser(judge_name: str, facets: str, generation: Optional[bool], ba
                     llm_concurrency: int, window: int, overlap: int, relevance_threshold: float,
                     address_threshold: float) -> Any:
     """A ``Diagnoser`` from CLI options; LLM parts share one backend (one cache, one concurrency limit)."""
-    from ..audit.auditor import Auditor
-    from ..judges.registry import make_judge
+    from ..judges.llm import LLMSettings, build_llm, llm_env
+    from ..judges.registry import build_auditor
     from .decompose import LLMFacetDecomposer, RuleFacetDecomposer
     from .diagnose import Diagnoser
 
-    endpoint = bool(base_url or model or os.environ.get("RT4CHART_BASE_URL"))
+    env = llm_env(os.environ)  # the environment is read here, at the command's edge
+    endpoint = bool(base_url or model or env.get("base_url"))
     use_llm_judge = judge_name == "llm" or (judge_name == "auto" and endpoint)
     want_generation = endpoint if generation is None else generation
     want_llm_facets = facets == "llm" or (facets == "auto" and endpoint)
-    backend = judge = decomposer = None
-    if use_llm_judge or want_generation or want_llm_facets:
-        from ..judges.llm import LLMSettings, build_llm
-
-        settings = LLMSettings.from_env(base_url=base_url, model=model, api_key=api_key, timeout=timeout,
-                                        concurrency=llm_concurrency, cache=False if no_cache else None)
-        llm_judge, llm_decomposer = build_llm(settings)
-        backend = llm_judge.backend
-        if use_llm_judge:
-            judge, decomposer = llm_judge, llm_decomposer
-    if judge is None:  # no endpoint for the judge: "auto" resolves to the best offline judge
-        judge, decomposer = make_judge(judge_name)
+    given = {"base_url": base_url, "model": model, "api_key": api_key, "timeout": timeout,
+             "concurrency": llm_concurrency, "cache": False if no_cache else None}
+    llm = {**env, **{k: v for k, v in given.items() if v is not None}}
+    # no endpoint for the judge: "auto" resolves to the best offline judge
+    auditor = build_auditor("llm", **llm) if use_llm_judge else build_auditor(judge_name)
+    backend = None
+    if use_llm_judge:
+        backend = auditor.judge.backend
+    elif want_generation or want_llm_facets:
+        backend = build_llm(LLMSettings.from_env(os.environ, **given))[0].backend
     return Diagnoser(
-        judge=judge,
+        judge=auditor.judge,
         facet_decomposer=LLMFacetDecomposer(backend) if want_llm_facets else RuleFacetDecomposer(),
         backend=backend if want_generation else None,
-        auditor=Auditor(judge=judge, decomposer=decomposer),
+        auditor=auditor,
         window=window, overlap=overlap, relevance_threshold=relevance_threshold,
         address_threshold=address_threshold,
     )

@@ -1,6 +1,6 @@
 """The LLM judge and decomposers (RT4CHART §3.3–3.5) over any OpenAI-compatible server.
 
-``build_llm(LLMSettings.from_env(model=...))`` returns a ``(judge, decomposer)`` pair sharing one backend, so the
+``build_llm(LLMSettings(base_url=..., model=...))`` returns a ``(judge, decomposer)`` pair sharing one backend, so the
 two share the concurrency limit, the rate limit and the response cache.
 
 Prompts are versioned templates (``rt4chart/llm/prompts``). Each one puts the long shared text (context or chunk)
@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Literal, Mapping, Optional, Sequence, Union
@@ -50,7 +49,7 @@ from ..llm.templates import Prompt, format_numbered, load_prompt
 from ..text.segment import split_sentences
 from ..types import Claim, Judgment, Label, Stage
 
-__all__ = ["LLMSettings", "LLMJudge", "LLMDecomposer", "build_llm"]
+__all__ = ["LLMSettings", "LLMJudge", "LLMDecomposer", "build_llm", "llm_env"]
 
 Granularity = Literal["per-claim", "batched"]
 Decomposition = Literal["sentence", "holistic"]
@@ -64,9 +63,27 @@ REASK = (
 )
 
 
+def llm_env(env: Mapping[str, str]) -> dict[str, Any]:
+    """The ``LLMSettings`` fields that environment variables set: ``RT4CHART_BASE_URL``, ``RT4CHART_MODEL``,
+    ``OPENAI_API_KEY`` and ``RT4CHART_CACHE_DIR`` (the response cache becomes
+    ``$RT4CHART_CACHE_DIR/llm-cache.sqlite3``).
+
+    The library reads no environment itself: the CLI and the server pass ``os.environ`` here, at their edge, and
+    give the result on as explicit options (flags given on the command line win).
+    """
+    values: dict[str, Any] = {}
+    for name, key in (("base_url", "RT4CHART_BASE_URL"), ("model", "RT4CHART_MODEL"), ("api_key", "OPENAI_API_KEY")):
+        if env.get(key):
+            values[name] = env[key]
+    if env.get("RT4CHART_CACHE_DIR"):
+        values["cache_path"] = Path(env["RT4CHART_CACHE_DIR"]) / "llm-cache.sqlite3"
+    return values
+
+
 @dataclass(frozen=True)
 class LLMSettings:
-    """Everything needed to reach a model and how to use it. Built by the CLI/server from flags and env vars."""
+    """Everything needed to reach a model and how to use it: explicit values (the CLI and the server fill them from
+    flags and, through ``from_env``, from environment variables they read)."""
 
     base_url: str
     model: str
@@ -90,9 +107,9 @@ class LLMSettings:
 
     def __post_init__(self) -> None:
         if not self.base_url:
-            raise ConfigError("an LLM base URL is required: --base-url or RT4CHART_BASE_URL")
+            raise ConfigError("an LLM base URL is required: --base-url or RT4CHART_BASE_URL (base_url=... from Python)")
         if not self.model:
-            raise ConfigError("an LLM model name is required: --model or RT4CHART_MODEL")
+            raise ConfigError("an LLM model name is required: --model or RT4CHART_MODEL (model=... from Python)")
         if self.granularity not in ("per-claim", "batched"):
             raise ConfigError(f"granularity must be 'per-claim' or 'batched', got {self.granularity!r}")
         if self.decomposition not in ("sentence", "holistic"):
@@ -108,21 +125,11 @@ class LLMSettings:
         price_for(self.model, price_in=self.price_in, price_out=self.price_out)  # validates prices
 
     @classmethod
-    def from_env(cls, env: Optional[Mapping[str, str]] = None, **overrides: Any) -> "LLMSettings":
-        """Settings from ``RT4CHART_BASE_URL``, ``RT4CHART_MODEL``, ``OPENAI_API_KEY`` and ``RT4CHART_CACHE_DIR``
-        (the response cache becomes ``$RT4CHART_CACHE_DIR/llm-cache.sqlite3``), then ``overrides``.
-
-        Overrides that are None (flags the user did not give) do not replace values from the environment. The base
-        URL defaults to OpenAI's.
-        """
-        env = os.environ if env is None else env
-        values: dict[str, Any] = {
-            "base_url": env.get("RT4CHART_BASE_URL") or DEFAULT_BASE_URL,
-            "model": env.get("RT4CHART_MODEL") or "",
-            "api_key": env.get("OPENAI_API_KEY") or None,
-        }
-        if env.get("RT4CHART_CACHE_DIR"):
-            values["cache_path"] = Path(env["RT4CHART_CACHE_DIR"]) / "llm-cache.sqlite3"
+    def from_env(cls, env: Mapping[str, str], **overrides: Any) -> "LLMSettings":
+        """Settings from the environment mapping ``env`` (see ``llm_env``; pass ``os.environ`` explicitly), then
+        ``overrides``. Overrides that are None (flags the user did not give) do not replace values from ``env``. The
+        base URL defaults to OpenAI's."""
+        values: dict[str, Any] = {"base_url": DEFAULT_BASE_URL, "model": "", **llm_env(env)}
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
 
@@ -202,7 +209,8 @@ class LLMJudge:
         if self.granularity == "batched":
             return await self._global_batched(claims, evidence, q, labels, focus)
         return list(
-            await asyncio.gather(*(self._global(c, evidence, q, lab, hint) for c, lab, hint in zip(claims, labels, focus)))
+            await asyncio.gather(*(self._global(c, evidence, q, lab, hint)
+                                   for c, lab, hint in zip(claims, labels, focus)))
         )
 
     # -- per-claim -------------------------------------------------------------------------------------------
@@ -231,7 +239,8 @@ class LLMJudge:
         if ex.failure is not None:
             reason = f"judge call failed: {ex.failure}"
         else:
-            reason = "judge reply unusable after one re-ask: " + " ".join(problems if problems is not None else ex.problems)
+            reason = "judge reply unusable after one re-ask: " + " ".join(
+                problems if problems is not None else ex.problems)
         return Judgment(label=Label.UNVERIFIED, reason=reason, raw=ex.raw, prompt_version=prompt.id)
 
     async def _local(self, claim: Claim, chunk: str, question: str) -> Judgment:
@@ -340,7 +349,9 @@ class LLMDecomposer:
 
         def check(reply: HolisticClaimsReply) -> list[str]:
             bad = sorted({c.sentence for c in reply.claims if not 0 <= c.sentence < len(sentences)})
-            return [f"sentence numbers {bad} do not exist (sentences are numbered 0 to {len(sentences) - 1})."] if bad else []
+            if not bad:
+                return []
+            return [f"sentence numbers {bad} do not exist (sentences are numbered 0 to {len(sentences) - 1})."]
 
         ex = await ask(self.backend, self.prompt, {"sentences": numbered}, HolisticClaimsReply, check,
                        reask=REASK)

@@ -1,16 +1,18 @@
-"""Name -> judge factory table, for the CLI, the server and configuration files only.
+"""Name -> judge factory table, and the one factory that builds an ``Auditor`` from options.
 
 Library users inject judge objects directly; this table exists so that ``--judge NAME`` can be resolved.
 ``auto`` picks the best judge available offline: the trained local judge when its model is installed, else
-the lexical judge — or the LLM judge when a model endpoint is configured.
+the lexical judge — or the LLM judge when a model endpoint is configured (``base_url`` or ``model`` given).
+``build_auditor`` is what the CLI (``audit``, ``eval run``, ``diagnose``) and the server call. Nothing here reads
+environment variables: the CLI and the server read them at their edge and pass them as options.
 """
 
 from __future__ import annotations
 
-import os
 from typing import Any, Optional
 
-from ..audit.decompose import Decomposer
+from ..audit.auditor import Auditor
+from ..audit.decompose import Decomposer, RuleDecomposer
 from ..errors import ConfigError
 from .base import Judge
 
@@ -37,7 +39,7 @@ def make_judge(name: str = "auto", **options: Any) -> tuple[Judge, Optional[Deco
         raise ConfigError(f"unknown judge {name!r}; choose one of {', '.join(JUDGES)}")
     llm_options = {k: v for k, v in options.items() if v is not None}
     if name == "auto":
-        if llm_options.get("base_url") or llm_options.get("model") or os.environ.get("RT4CHART_BASE_URL"):
+        if llm_options.get("base_url") or llm_options.get("model"):
             name = "llm"
         elif options.get("model_dir") or local_judge_available():
             name = "local"
@@ -75,5 +77,37 @@ def make_judge(name: str = "auto", **options: Any) -> tuple[Judge, Optional[Deco
     from .llm import LLMSettings, build_llm
 
     known = {f.name for f in dataclasses.fields(LLMSettings)}
-    settings = LLMSettings.from_env(**{k: v for k, v in llm_options.items() if k in known})
+    settings = LLMSettings.from_env({}, **{k: v for k, v in llm_options.items() if k in known})
     return build_llm(settings)
+
+
+def build_auditor(
+    judge: str = "auto",
+    *,
+    window: int = 25,
+    overlap: int = 10,
+    global_verification: bool = True,
+    prefilter: bool = False,
+    concurrency: int = 8,
+    decomposition: Optional[str] = None,
+    **judge_options: Any,
+) -> Auditor:
+    """An ``Auditor`` for a judge name and options: the one factory of the CLI, the server, ``eval run`` and
+    ``diagnose``.
+
+    ``window``/``overlap`` (W, O), ``global_verification`` and ``prefilter`` configure the audit; ``concurrency``
+    bounds the records in flight and, for the LLM judge, the requests in flight.
+    ``decomposition``: ``"rule"`` uses the offline rule decomposer with any judge; ``"sentence"`` or
+    ``"holistic"`` choose the LLM decomposer (LLM judge only); None is the judge's default. ``judge_options`` go to
+    ``make_judge`` (local: ``threshold``, ``no_tagger``, ``model_dir``; LLM: ``base_url``, ``model``, ``api_key``,
+    ``cache``, ``cache_path`` and the other ``LLMSettings`` fields). Raises ``ConfigError`` for an unknown judge,
+    an option the chosen judge does not read, or bad W/O.
+    """
+    options = {**judge_options, "concurrency": concurrency}
+    if decomposition is not None and decomposition != "rule":
+        options["decomposition"] = decomposition
+    made, decomposer = make_judge(judge, **options)
+    if decomposition == "rule":
+        decomposer = RuleDecomposer()
+    return Auditor(judge=made, decomposer=decomposer, window=window, overlap=overlap,
+                   global_verification=global_verification, prefilter=prefilter, concurrency=concurrency)

@@ -69,12 +69,12 @@ def _json_result(result: AuditResult) -> Response:
 
 def build_auditor(settings: ServerSettings) -> Any:
     """The auditor for ``settings.judge`` (raises ``ConfigError`` for an unknown or unavailable judge)."""
-    from ..audit.auditor import Auditor
-    from ..judges.registry import make_judge
+    from ..judges.registry import build_auditor as from_options
 
-    judge, decomposer = make_judge(settings.judge, no_tagger=not settings.tagger)
-    return Auditor(judge=judge, decomposer=decomposer, window=settings.window, overlap=settings.overlap,
-                   global_verification=settings.global_verification, concurrency=settings.concurrency)
+    llm = {k: getattr(settings, k) for k in ("base_url", "model", "api_key", "cache_path")}
+    return from_options(settings.judge, window=settings.window, overlap=settings.overlap,
+                        global_verification=settings.global_verification, concurrency=settings.concurrency,
+                        no_tagger=not settings.tagger, **{k: v for k, v in llm.items() if v is not None})
 
 
 async def _close(obj: Any) -> None:
@@ -256,7 +256,7 @@ def create_app(
             scores = await asyncio.to_thread(risk_scores, records)
         except (MissingDependencyError, ConfigError) as exc:
             raise ApiError(503, f"the RAGScope gate failed: {exc}", kind="gate_unavailable") from exc
-        return SafeJSONResponse({"results": [{"id": r["id"], "risk": float(s)} for r, s in zip(records, scores)]})
+        return SafeJSONResponse({"results": [{"id": r.id, "risk": float(s)} for r, s in zip(records, scores)]})
 
     page = web_page(auth=settings.token is not None)
 

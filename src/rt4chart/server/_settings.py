@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, fields, replace
-from typing import Any, Mapping, Optional
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Mapping, Optional, Union
 
 from ..errors import ConfigError
 
@@ -19,7 +20,10 @@ class ServerSettings:
     request body (413 above it); ``max_records`` bounds a batch (422 ``too_many_records`` above it); ``timeout_s``
     bounds one request's audit (504 after it). ``gate=False`` turns ``/v1/triage`` off (503). ``judge`` is a name
     from ``rt4chart.judges.registry``; the judge is built once at startup. ``tagger=False`` runs the local judge
-    without its MiniLM tagger (trees only: a median of about 25 ms per answer instead of about 95).
+    without its MiniLM tagger (trees only: a median of about 25 ms per answer instead of about 95). ``base_url``,
+    ``model``, ``api_key`` and ``cache_path`` configure the LLM judge (``from_env`` reads them from
+    ``RT4CHART_BASE_URL``, ``RT4CHART_MODEL``, ``OPENAI_API_KEY`` and ``RT4CHART_CACHE_DIR``); with a base URL or a
+    model, ``judge="auto"`` is the LLM judge.
     """
 
     judge: str = "auto"
@@ -33,6 +37,10 @@ class ServerSettings:
     global_verification: bool = True
     gate: bool = True
     tagger: bool = True
+    base_url: Optional[str] = None
+    model: Optional[str] = None
+    api_key: Optional[str] = field(default=None, repr=False)
+    cache_path: Optional[Union[str, Path]] = None
 
     def __post_init__(self) -> None:
         for name in ("max_body_bytes", "max_records", "concurrency"):
@@ -45,7 +53,9 @@ class ServerSettings:
 
     @classmethod
     def from_env(cls, environ: Optional[Mapping[str, str]] = None, **options: Any) -> "ServerSettings":
-        """Settings from keyword options (``None`` means default) plus the token from ``RT4CHART_API_TOKEN``."""
+        """Settings from keyword options (``None`` means default) plus what the environment sets: the token from
+        ``RT4CHART_API_TOKEN`` and the LLM judge's settings (``rt4chart.judges.llm.llm_env``). This, with the CLI, is
+        where the server reads the environment; the app and the judges take the values from here."""
         env = os.environ if environ is None else environ
         known = {f.name for f in fields(cls)}
         unknown = set(options) - known
@@ -54,4 +64,7 @@ class ServerSettings:
         given = {k: v for k, v in options.items() if v is not None}
         if "token" not in given and env.get(TOKEN_ENV) is not None:
             given["token"] = env[TOKEN_ENV]
+        from ..judges.llm import llm_env  # here, not at import: importing the settings stays light
+
+        given = {**llm_env(env), **given}
         return replace(cls(), **given)

@@ -1,0 +1,71 @@
+"""The one factory that builds an Auditor from options (CLI, server, eval run, diagnose and rt4chart.audit)."""
+
+import pytest
+
+from rt4chart import Auditor, ConfigError, RuleDecomposer
+from rt4chart.judges.lexical import LexicalJudge
+from rt4chart.judges.llm import LLMDecomposer, LLMJudge
+from rt4chart.judges.registry import build_auditor, make_judge
+
+LLM = {"base_url": "http://127.0.0.1:9/v1", "model": "m", "cache": False}
+
+
+def test_audit_options_reach_the_auditor():
+    aud = build_auditor("lexical", window=5, overlap=1, global_verification=False, prefilter=True, concurrency=3)
+    assert isinstance(aud, Auditor) and isinstance(aud.judge, LexicalJudge)
+    assert (aud.config.window, aud.config.overlap, aud.config.global_verification, aud.config.prefilter) == (
+        5, 1, False, True)
+    assert aud.concurrency == 3 and isinstance(aud.decomposer, RuleDecomposer)
+
+
+def test_defaults_are_the_papers():
+    aud = build_auditor("lexical")
+    assert (aud.config.window, aud.config.overlap, aud.config.global_verification, aud.config.prefilter) == (
+        25, 10, True, False)
+    assert aud.concurrency == 8
+
+
+def test_llm_options_build_the_llm_judge_and_decomposer_on_one_backend():
+    aud = build_auditor("llm", concurrency=3, api_key="sk-test", granularity="batched", **LLM)
+    assert isinstance(aud.judge, LLMJudge) and isinstance(aud.decomposer, LLMDecomposer)
+    backend = aud.judge.backend
+    assert backend is aud.decomposer.backend
+    assert (backend.base_url, backend.model, backend.api_key) == ("http://127.0.0.1:9/v1", "m", "sk-test")
+    assert backend.concurrency == 3  # the records' limit is the LLM's request limit
+    assert aud.judge.granularity == "batched"
+
+
+def test_auto_is_the_llm_judge_only_with_an_endpoint_given():
+    assert build_auditor("auto", **LLM).judge.name == "llm"
+    assert build_auditor("auto", model="m", cache=False).judge.name == "llm"
+    assert build_auditor("auto").judge.name in ("local", "lexical")
+
+
+def test_decomposition():
+    assert isinstance(build_auditor("llm", decomposition="rule", **LLM).decomposer, RuleDecomposer)
+    assert build_auditor("llm", decomposition="holistic", **LLM).decomposer.mode == "holistic"
+    assert isinstance(build_auditor("lexical", decomposition="rule").decomposer, RuleDecomposer)
+    with pytest.raises(ConfigError, match="needs the LLM judge"):
+        build_auditor("lexical", decomposition="holistic")
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"threshold": 0.3}, "--threshold configures the local judge"),
+    ({"no_tagger": True}, "--no-tagger configures the local judge"),
+    ({"threshold": 0.0, "no_tagger": True}, "--threshold and --no-tagger configure the local judge"),
+])
+def test_a_local_option_with_another_judge_is_an_error(options, message):
+    with pytest.raises(ConfigError, match=message):
+        build_auditor("lexical", **options)
+
+
+def test_unknown_judge_and_bad_window():
+    with pytest.raises(ConfigError, match="unknown judge 'nope'"):
+        build_auditor("nope")
+    with pytest.raises(ConfigError, match="overlap"):
+        build_auditor("lexical", window=3, overlap=3)
+
+
+def test_make_judge_is_what_build_auditor_uses():
+    judge, decomposer = make_judge("lexical")
+    assert isinstance(judge, LexicalJudge) and decomposer is None
