@@ -35,7 +35,7 @@ from fake_openai import ChatRequest, FakeOpenAI  # noqa: E402
 from rt4chart import Auditor  # noqa: E402
 from rt4chart.eval.datasets import load_ragtruth  # noqa: E402
 from rt4chart.judges.llm import LLMSettings, build_llm  # noqa: E402
-from rt4chart.text.lexical import content_words  # noqa: E402
+from rt4chart.evidence import content_words  # noqa: E402
 
 _SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
 REASONING = ("The claim is compared with each sentence of the text; the sentence that shares most of its content "

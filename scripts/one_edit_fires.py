@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How often ``rt4chart.text.lexical.one_edit`` fires on RAGTruth train, and how often on a gold hallucination.
+"""How often ``rt4chart.evidence.one_edit`` fires on RAGTruth train, and how often on a gold hallucination.
 
     python3 scripts/one_edit_fires.py                 # the train answers outside the validation slice, about 1 min
     python3 scripts/one_edit_fires.py --validation    # the validation slice only
@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from rt4chart.audit.decompose import RuleDecomposer  # noqa: E402
 from rt4chart.eval.datasets import load_ragtruth  # noqa: E402
 from rt4chart.judges import features as F  # noqa: E402
-from rt4chart.text.lexical import one_edit  # noqa: E402
+from rt4chart.evidence import one_edit  # noqa: E402
 from train_local_judge import claim_is_hallucinated, split_groups  # noqa: E402
 
 KINDS = ("name", "number", "word", "negation", "affirmation")

@@ -22,7 +22,8 @@ from collections import Counter
 from rt4chart.audit.decompose import RuleDecomposer
 from rt4chart.eval.datasets import TASKS, load_ragtruth
 from rt4chart.eval.metrics import answer_prf, span_prf
-from rt4chart.judges.lexical import LexicalJudge, _assess
+from rt4chart.evidence import EvidenceIndex, assess
+from rt4chart.judges.lexical import LexicalJudge
 
 #: ``match`` only decides contradicted vs baseless for a number mismatch (both flag the answer), so it is chosen
 #: afterwards: among flagged claims that overlap a gold span, the balanced accuracy of the type (mean of the
@@ -66,7 +67,8 @@ def main() -> None:
     assessed = []
     for r in records:
         claims = decomposer.decompose_sync(r.answer)
-        assessed.append([(c, _assess(c.text, r.context, r.question, kmax)) for c in claims])
+        index = EvidenceIndex(r.context)
+        assessed.append([(c, assess(c.text, index, r.question, kmax)) for c in claims])
     n_claims = sum(len(a) for a in assessed)
     print(f"train sample: {len(records)} answers ({sum(r.hallucinated for r in records)} hallucinated), "
           f"{n_claims} claims, seed {args.seed}; assessed in {time.perf_counter() - started:.0f} s")
@@ -80,7 +82,7 @@ def main() -> None:
         judge = LexicalJudge(**params)
         pred, spans = [], []
         for claims in assessed:
-            flagged = [c for c, a in claims if judge._rule(a) in FLAG]
+            flagged = [c for c, a in claims if judge.rule(a) in FLAG]
             pred.append(bool(flagged))
             spans.append([(s.start, s.end) for c in flagged for s in c.answer_spans])
         overall = answer_prf(gold, pred)
@@ -115,7 +117,7 @@ def main() -> None:
         tally: Counter[tuple[str, str]] = Counter()
         for r, claims in zip(records, assessed):
             for c, a in claims:
-                rule = judge._rule(a)
+                rule = judge.rule(a)
                 if rule not in FLAG:
                     continue
                 span = c.answer_spans[0]

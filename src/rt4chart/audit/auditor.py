@@ -17,7 +17,7 @@ from ..errors import BackendError, ConfigError, InputError, JudgeError
 from ..io import validate_record
 from ..meter import metering
 from ..text.align import anchor
-from ..text.lexical import content_words
+from ..evidence import content_words
 from ..text.segment import make_chunks, split_sentences, validate_window
 from ..types import AuditResult, Chunk, Claim, ClaimVerdict, Judgment, Label, Record, RecordError, Sentence, Span
 from .decompose import Decomposer, RuleDecomposer

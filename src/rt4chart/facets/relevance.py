@@ -1,6 +1,6 @@
 """Retrieval relevance of chunks for facets: BM25 (bm25s) plus MiniLM cosine when the encoder is installed.
 
-Tokens are the package's content words (``rt4chart.text.lexical``: lower-cased, stop words dropped, lightly
+Tokens are the package's content words (``rt4chart.evidence``: lower-cased, stop words dropped, lightly
 stemmed), so "relevant" and "content word" mean the same thing as in the lexical judge.
 
 ``bm25_norm`` puts BM25 on an absolute scale: the chunk's score divided by the facet's idf mass
@@ -18,7 +18,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from ..errors import MissingDependencyError
-from ..text.lexical import STOPWORDS, _NUMBER_WORDS, stem, tokens
+from ..evidence import NUMBER_WORDS, STOPWORDS, stem, tokens
 
 
 def terms(text: str) -> list[str]:
@@ -27,7 +27,7 @@ def terms(text: str) -> list[str]:
     for tok in tokens(text):
         if tok in STOPWORDS or (len(tok) < 2 and not tok.isdigit()):
             continue
-        out.append(_NUMBER_WORDS.get(tok, stem(tok)))
+        out.append(NUMBER_WORDS.get(tok, stem(tok)))
     return out
 
 

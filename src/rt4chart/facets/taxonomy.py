@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Mapping, Optional, Sequence
 
-from ..text.lexical import content_words
+from ..evidence import content_words
 from ..types import Label
 from ._model import Category, ModeAnswer
 

@@ -8,14 +8,16 @@ Each word token of the claim gets a feature row of three parts:
   in the evidence; whether the best evidence sentences for the claim hold it; how many of its neighbours (three
   words either side) are found; how far apart, in evidence tokens, it and the claim's previous / next content word
   occur; whether it only names a record field whose value is false;
-- **claim**: the lexical judge's threshold-free assessment of the whole claim (weighted coverage after joining one,
-  two, three sentences, missing numbers and names, the number rival and negation checks, the rule it would apply)
-  and the claim's own length and position;
+- **claim**: the lexical assessment of the whole claim (``rt4chart.evidence.assess``: weighted coverage after joining
+  one, two, three sentences, missing numbers and names, the number rival and negation checks; the ``Rule`` that
+  ``rule_of`` applies at the lexical judge's default thresholds) and the claim's own length and position;
 - **record**: the shape of the evidence (length, sentences, how table-like it is) and of the question.
 
 The same function builds the training rows (``scripts/train_local_judge.py``) and the inference rows, so the model
-sees at run time exactly what it saw in training. ``FEATURES`` names the columns; ``VERSION`` changes whenever a
-feature changes meaning, and a model trained on another version is refused.
+sees at run time exactly what it saw in training. ``FEATURES`` names the columns (``CLAIM_MODEL_FEATURES`` those of
+the claim model's rows, ``claim_matrix``), and each group of columns is written where its names stand; ``VERSION``
+changes whenever a feature changes meaning, and a model trained on another version is refused. The evidence is
+read once per text (``FeatureEvidence``; ``evidence_of`` keeps the last 64 given as strings).
 """
 
 from __future__ import annotations
@@ -25,20 +27,24 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Optional, Sequence
+from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from ..text.lexical import STOPWORDS, stem
-from .lexical import LexicalJudge, _assess, _index, _key, _numbers, claim_numbers, question_keys
+from ..evidence import (
+    CAMEL, STOPWORDS, TOKEN, Assessment, EvidenceIndex, Kind, Rule, Thresholds, assess, claim_numbers,
+    normalised_numbers, question_keys, rule_of, stem, tokens, word_key,
+)
 
 VERSION = 3
 
-_TOKEN = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?(?:[.,][0-9]+)*")
-RULES = ("unverified", "no-evidence", "number-conflict", "negation-conflict", "number-missing", "name-missing",
-         "entailed", "low-coverage")
-_KINDS = ("meta", "empty", "restates", "no-evidence", "scored")
-_RULER = LexicalJudge()
+#: the codes of the ``c_rule`` column: a rule's position in ``Rule`` (as strings, for readers of a matrix)
+RULES = tuple(r.value for r in Rule)
+_RULE_CODE = {r: float(i) for i, r in enumerate(Rule)}
+#: the ``c_kind`` column: an assessment kind's position in ``Kind``
+_KIND_CODE = {k: float(i) for i, k in enumerate(Kind)}
+#: the rules are the lexical judge's, at its default thresholds
+_THRESHOLDS = Thresholds()
 _WINDOW = 3
 
 WORD_FEATURES = (
@@ -57,22 +63,38 @@ RECORD_FEATURES = ("r_ev_chars", "r_ev_sentences", "r_ev_colon_lines", "r_ev_bra
 FEATURES = WORD_FEATURES + CLAIM_FEATURES + RECORD_FEATURES
 
 
+def _columns(columns: tuple[str, ...], group: tuple[str, ...]) -> slice:
+    """Where the column names ``group`` stand, one after another, in ``columns``."""
+    start = columns.index(group[0])
+    if columns[start:start + len(group)] != group:
+        raise ValueError(f"the columns {group} do not stand together")
+    return slice(start, start + len(group))
+
+
+_COL = {name: i for i, name in enumerate(FEATURES)}
+_CLAIM_COLUMNS = _columns(FEATURES, CLAIM_FEATURES)
+_RECORD_COLUMNS = _columns(FEATURES, RECORD_FEATURES)
+
+
 @dataclass(frozen=True)
 class WordRows:
     """Feature rows of one claim: ``spans[i]`` is word i's ``(start, end)`` in the claim text; ``assessment`` and
-    ``rule`` are the lexical judge's view of the claim (the judge takes its evidence sentences from them)."""
+    ``rule`` are the lexical judge's view of the claim (the judge takes its evidence sentences from them: their
+    sentence numbers index ``sentence_texts`` of the evidence)."""
 
     spans: tuple[tuple[int, int], ...]
     matrix: np.ndarray  # (words, len(FEATURES)) float32
-    assessment: Any = None
-    rule: str = "unverified"
+    assessment: Optional[Assessment] = None
+    rule: Rule = Rule.UNVERIFIED
 
 
-class _Evidence:
-    """Token-level index of an evidence text (the lexical judge's sentence index is shared through ``_index``)."""
+class FeatureEvidence:
+    """What the features read of one evidence text: its ``EvidenceIndex`` (``index``), token counts, bigrams,
+    trigrams and positions, the keys of fields set to false, and the record columns (the first four of
+    ``RECORD_FEATURES``). Build it once per evidence text and pass it to ``claim_rows``."""
 
     def __init__(self, text: str) -> None:
-        toks = [t.lower().replace("’", "'").replace(",", "") for t in _TOKEN.findall(text)]
+        toks = tokens(text)
         self.counts: dict[str, int] = {}
         for t in toks:
             self.counts[t] = self.counts.get(t, 0) + 1
@@ -86,44 +108,49 @@ class _Evidence:
         # words that only name a field whose value is false / none / no (a record's "OutdoorSeating": false)
         self.false_keys = _false_field_keys(text)
         self.trigrams = set(zip(toks, toks[1:], toks[2:]))
-        self.index = _index(text)
+        self.index = EvidenceIndex(text)
         self.numbers = self.index.all_numbers
         lines = [ln for ln in text.splitlines() if ln.strip()]
-        self.record = (
-            math.log1p(len(text)),
-            math.log1p(len(self.index.sentences)),
-            sum(1 for ln in lines if ":" in ln) / max(len(lines), 1),
-            float(text.count("{") + text.count("[") > 3),
-        )
+        # r_ev_chars, r_ev_sentences, r_ev_colon_lines, r_ev_brace
+        self.record = (math.log1p(len(text)), math.log1p(len(self.index.sentences)),
+                       sum(1 for ln in lines if ":" in ln) / max(len(lines), 1),
+                       float(text.count("{") + text.count("[") > 3))
 
 
 @lru_cache(maxsize=64)
-def _evidence(text: str) -> _Evidence:
-    return _Evidence(text)
+def evidence_of(text: str) -> FeatureEvidence:
+    """``FeatureEvidence`` of an evidence text given as a string, for the last 64 texts: the answers to one context
+    come one after another, and each claim of an answer is read against the same chunks and context."""
+    return FeatureEvidence(text)
 
 
 def sentences_of(text: str) -> list:
     """The sentences of an evidence text, as indexed for the features (``Sentence`` objects)."""
-    return _index(text).sentences
+    return evidence_of(text).index.sentences
 
 
 def sentence_texts(text: str) -> tuple[str, ...]:
     """The texts of ``sentences_of(text)`` (kept by the index: one tuple per evidence text)."""
-    return _index(text).texts
+    return evidence_of(text).index.texts
+
+
+def evidence_numbers(text: str) -> frozenset[str]:
+    """Every number of an evidence text, normalised as ``claim_numbers`` normalises a claim's."""
+    return evidence_of(text).index.all_numbers
 
 
 def _word_key(tok: str) -> Optional[str]:
     if tok in STOPWORDS or (len(tok) < 2 and not tok.isdigit()):
         return None
-    return _key(stem(tok))
+    return word_key(stem(tok))
 
 
 _FIELD = re.compile(r"""["']?([A-Za-z][A-Za-z_ ]*?)["']?\s*[:=]\s*["']?(false|none|no|null|n/a)["']?\s*,?\s*$""",
                     re.IGNORECASE | re.MULTILINE)
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 #: function words that carry relations a summary or an answer may add on its own (a cause, an order in time, a
 #: hedge, a quantity): stop words to the coverage features, but often the very part of a claim that is invented
-_HEDGE = frozenset("may might could possibly likely perhaps probably potentially seems appears suggest suggests".split())
+_HEDGE = frozenset("may might could possibly likely perhaps probably potentially seems appears suggest "
+                   "suggests".split())
 _QUANTIFIER = frozenset("all every always never only most many several each both none any entire whole".split())
 _CAUSAL = frozenset("because since due therefore thus so hence result caused cause leading led reason".split())
 _TEMPORAL = frozenset("after before during when while then later earlier first last until recently "
@@ -144,14 +171,14 @@ def _false_field_keys(text: str) -> frozenset[str]:
         return frozenset()
     keys: set[str] = set()
     for m in _FIELD.finditer(text):
-        for tok in _CAMEL.sub(" ", m.group(1)).replace("_", " ").lower().split():
+        for tok in CAMEL.sub(" ", m.group(1)).replace("_", " ").lower().split():
             k = _word_key(tok)
             if k is not None:
                 keys.add(k)
     if not keys:
         return frozenset()
     rest = _FIELD.sub(" ", text)
-    rest_keys = {_word_key(t.lower()) for t in _TOKEN.findall(_CAMEL.sub(" ", rest))}
+    rest_keys = {_word_key(t.lower()) for t in TOKEN.findall(CAMEL.sub(" ", rest))}
     return frozenset(keys - rest_keys)
 
 
@@ -195,7 +222,7 @@ class _ClaimWords:
 
 @lru_cache(maxsize=1024)
 def _claim_words(claim: str) -> _ClaimWords:
-    matches = list(_TOKEN.finditer(claim))
+    matches = list(TOKEN.finditer(claim))
     n = len(matches)
     toks = tuple(m.group(0).lower().replace("’", "'").replace(",", "") for m in matches)
     keys = tuple(_word_key(t) for t in toks)
@@ -205,38 +232,37 @@ def _claim_words(claim: str) -> _ClaimWords:
     is_num = [any(ch.isdigit() for ch in t) for t in toks]
     fixed = np.zeros((n, len(FEATURES)), dtype=np.float32)
     if n:
-        fixed[:, _W["w_content"]] = content
-        fixed[:, _W["w_number"]] = is_num
-        fixed[:, _W["w_capital"]] = [m.group(0)[0].isupper() and i > 0 for i, m in enumerate(matches)]
-        fixed[:, _W["w_len"]] = [float(len(t)) for t in toks]
-        fixed[:, _W["w_pos"]] = [i / n for i in range(n)]
-        fixed[:, _W["w_pos_back"]] = [(n - 1 - i) / n for i in range(n)]
-        fixed[:, _W["w_window_content"]] = [float(w) for w in window]
+        fixed[:, _COL["w_content"]] = content
+        fixed[:, _COL["w_number"]] = is_num
+        fixed[:, _COL["w_capital"]] = [m.group(0)[0].isupper() and i > 0 for i, m in enumerate(matches)]
+        fixed[:, _COL["w_len"]] = [float(len(t)) for t in toks]
+        fixed[:, _COL["w_pos"]] = [i / n for i in range(n)]
+        fixed[:, _COL["w_pos_back"]] = [(n - 1 - i) / n for i in range(n)]
+        fixed[:, _COL["w_window_content"]] = [float(w) for w in window]
         for name, words in (("w_hedge", _HEDGE), ("w_quantifier", _QUANTIFIER), ("w_causal", _CAUSAL),
                             ("w_temporal", _TEMPORAL), ("w_comparative", _COMPARATIVE)):
-            fixed[:, _W[name]] = [t in words for t in toks]
+            fixed[:, _COL[name]] = [t in words for t in toks]
     return _ClaimWords(
         spans=tuple((m.start(), m.end()) for m in matches), toks=toks, keys=keys, content=content,
         order=tuple(i for i in range(n) if content[i]), window=window,
-        tok_numbers=tuple(frozenset(_numbers(t, claim=False)) if d else None for t, d in zip(toks, is_num)),
+        tok_numbers=tuple(frozenset(normalised_numbers(t, claim=False)) if d else None for t, d in zip(toks, is_num)),
         bigrams=tuple(zip(toks, toks[1:])), trigrams=tuple(zip(toks, toks[1:], toks[2:])),
         relation=tuple(t for t in toks if t in _RELATION),
         negated=any(t in ("not", "no", "never") or t.endswith("n't") for t in toks), fixed=fixed,
     )
 
 
-_W = {name: i for i, name in enumerate(WORD_FEATURES)}
-
-
-def claim_rows(claim: str, evidence: str, question: Optional[str], *, index: int = 0, sentence: int = 0,
-               start: int = 0) -> WordRows:
-    """Feature rows for every word of ``claim`` read against ``evidence`` (see the module docstring)."""
-    ev = _evidence(evidence)
+def claim_rows(claim: str, evidence: Union[str, FeatureEvidence], question: Optional[str], *, index: int = 0,
+               sentence: int = 0, start: int = 0) -> WordRows:
+    """Feature rows for every word of ``claim`` read against ``evidence``, a text (``evidence_of``) or its
+    ``FeatureEvidence`` (see the module docstring). ``index``, ``sentence`` and ``start``: the claim's number, its
+    answer sentence and that sentence's offset in the answer."""
+    ev = evidence_of(evidence) if isinstance(evidence, str) else evidence
     cw = _claim_words(claim)
     spans = cw.spans
     n = len(spans)
-    a = _assess(claim, evidence, question, _RULER.max_sentences)
-    rule = _RULER._rule(a)
+    a = assess(claim, ev.index, question, _THRESHOLDS.max_sentences)
+    rule = rule_of(a, _THRESHOLDS)
     if n == 0:
         return WordRows(spans, np.zeros((0, len(FEATURES)), dtype=np.float32), a, rule)
     toks, keys, content = cw.toks, cw.keys, cw.content
@@ -263,15 +289,19 @@ def claim_rows(claim: str, evidence: str, question: Optional[str], *, index: int
     false_field = [k is not None and k in ev.false_keys for k in keys]
     relation = cw.relation
     bigram_in = [b in bigrams for b in cw.bigrams]
-    claim_part = (
-        float(_KINDS.index(a.kind)), float(RULES.index(rule)), a.cover1, cover[0], cover[1], cover[2],
-        float(len(a.missing_numbers)), float(len(claim_numbers(claim))), a.rival_cover, a.negation_match,
-        float(len(a.missing_names)), float(len(a.uncovered)), float(n), float(n_content),
-        sum(found) / max(n_content, 1), sum(bigram_in) / max(n - 1, 1),
-        float(index), float(sentence), math.log1p(start), float(cw.negated),
-        pairs_near, float(sum(false_field)), float(len(relation)),
-        sum(1 for t in relation if t in counts) / len(relation) if relation else 1.0,
-    )
+    claim_part = {
+        "c_kind": _KIND_CODE[a.kind], "c_rule": _RULE_CODE[rule], "c_cover1": a.cover1,
+        "c_cover_a": cover[0], "c_cover_b": cover[1], "c_cover_c": cover[2],
+        "c_missing_numbers": float(len(a.missing_numbers)), "c_numbers": float(len(claim_numbers(claim))),
+        "c_rival_cover": a.rival_cover, "c_negation_match": a.negation_match,
+        "c_missing_names": float(len(a.missing_names)), "c_uncovered": float(len(a.uncovered)),
+        "c_words": float(n), "c_content": float(n_content),
+        "c_found_frac": sum(found) / max(n_content, 1), "c_bigram_frac": sum(bigram_in) / max(n - 1, 1),
+        "c_index": float(index), "c_sentence": float(sentence), "c_start": math.log1p(start),
+        "c_negated": float(cw.negated), "c_pairs_near": pairs_near, "c_false_fields": float(sum(false_field)),
+        "c_relation_words": float(len(relation)),
+        "c_relation_in_ev": sum(1 for t in relation if t in counts) / len(relation) if relation else 1.0,
+    }
     record_part = (*ev.record, float(len(question.split())) if question else 0.0)
 
     # length of the run of consecutive not-found content words each word belongs to (stop words are transparent)
@@ -294,26 +324,26 @@ def claim_rows(claim: str, evidence: str, question: Optional[str], *, index: int
         ahead.append(ahead[-1] + f)
 
     out = cw.fixed.copy()
-    out[:, _W["w_key_in_ev"]] = in_postings
-    out[:, _W["w_raw_in_ev"]] = [t in counts for t in toks]
-    out[:, _W["w_ev_count"]] = [math.log1p(counts.get(t, 0)) for t in toks]
-    out[:, _W["w_in_question"]] = [k is not None and k in qkeys for k in keys]
-    out[:, _W["w_bigram_prev"]] = [False, *bigram_in]
-    out[:, _W["w_bigram_next"]] = [*bigram_in, False]
+    out[:, _COL["w_key_in_ev"]] = in_postings
+    out[:, _COL["w_raw_in_ev"]] = [t in counts for t in toks]
+    out[:, _COL["w_ev_count"]] = [math.log1p(counts.get(t, 0)) for t in toks]
+    out[:, _COL["w_in_question"]] = [k is not None and k in qkeys for k in keys]
+    out[:, _COL["w_bigram_prev"]] = [False, *bigram_in]
+    out[:, _COL["w_bigram_next"]] = [*bigram_in, False]
     if n > 1:
-        out[:, _W["w_trigram"]] = [False, *(t in ev.trigrams for t in cw.trigrams), False]
-    out[:, _W["w_in_best"]] = [k is not None and k in best for k in keys]
-    out[:, _W["w_in_chosen"]] = [k is not None and k in chosen for k in keys]
-    out[:, _W["w_number_in_ev"]] = [nums is not None and not nums.isdisjoint(ev.numbers) for nums in cw.tok_numbers]
-    out[:, _W["w_window_found"]] = [
+        out[:, _COL["w_trigram"]] = [False, *(t in ev.trigrams for t in cw.trigrams), False]
+    out[:, _COL["w_in_best"]] = [k is not None and k in best for k in keys]
+    out[:, _COL["w_in_chosen"]] = [k is not None and k in chosen for k in keys]
+    out[:, _COL["w_number_in_ev"]] = [nums is not None and not nums.isdisjoint(ev.numbers) for nums in cw.tok_numbers]
+    out[:, _COL["w_window_found"]] = [
         (ahead[min(n, i + _WINDOW + 1)] - ahead[max(0, i - _WINDOW)] - found[i]) / max(w, 1)
         for i, w in enumerate(cw.window)]
-    out[:, _W["w_run_missing"]] = run
-    out[:, _W["w_near_prev"]] = [math.log1p(x) for x in near_prev]
-    out[:, _W["w_near_next"]] = [math.log1p(x) for x in near_next]
-    out[:, _W["w_false_field"]] = false_field
-    out[:, len(WORD_FEATURES): len(WORD_FEATURES) + len(CLAIM_FEATURES)] = claim_part
-    out[:, len(WORD_FEATURES) + len(CLAIM_FEATURES):] = record_part
+    out[:, _COL["w_run_missing"]] = run
+    out[:, _COL["w_near_prev"]] = [math.log1p(x) for x in near_prev]
+    out[:, _COL["w_near_next"]] = [math.log1p(x) for x in near_next]
+    out[:, _COL["w_false_field"]] = false_field
+    out[:, _CLAIM_COLUMNS] = [claim_part[name] for name in CLAIM_FEATURES]
+    out[:, _RECORD_COLUMNS] = record_part
     return WordRows(spans, out, a, rule)
 
 
@@ -323,12 +353,17 @@ ANSWER_FEATURES = ("a_claims", "a_other_max", "a_mean_max", "a_n20", "a_words", 
 #: Columns of the claim model: the word model's probabilities aggregated over the claim, the claim and record
 #: features, and the same aggregates over all the claims judged together (the answer, at the global stage).
 CLAIM_MODEL_FEATURES = AGGREGATE_FEATURES + ("c_n_words",) + CLAIM_FEATURES + RECORD_FEATURES + ANSWER_FEATURES
+_M = {name: i for i, name in enumerate(CLAIM_MODEL_FEATURES)}
+_M_CLAIM = _columns(CLAIM_MODEL_FEATURES, AGGREGATE_FEATURES + ("c_n_words",))
+#: the claim and record columns, copied from a claim's first word row
+_M_ROW = _columns(CLAIM_MODEL_FEATURES, CLAIM_FEATURES + RECORD_FEATURES)
+_ROW_CLAIM = _columns(FEATURES, CLAIM_FEATURES + RECORD_FEATURES)
+_M_ANSWER = _columns(CLAIM_MODEL_FEATURES, ANSWER_FEATURES)
 
 
 def claim_matrix(word_probs: Sequence[np.ndarray], rows: Sequence[WordRows]) -> np.ndarray:
     """Claim-model rows for claims judged together: ``word_probs[i]`` are the word model's P(hallucinated) for the
     words of claim i, ``rows[i]`` its feature rows."""
-    n_word = len(WORD_FEATURES)
     n = len(rows)
     out = np.zeros((n, len(CLAIM_MODEL_FEATURES)), dtype=np.float32)
     for i, (p, r) in enumerate(zip(word_probs, rows)):
@@ -336,13 +371,12 @@ def claim_matrix(word_probs: Sequence[np.ndarray], rows: Sequence[WordRows]) -> 
             continue
         top = np.sort(p)[::-1]
         n20 = int((p >= 0.2).sum())
-        out[i, :7] = (top[0], p.mean(), top[:3].mean(), n20, (p >= 0.5).sum(), n20 / len(p), len(p))
-        out[i, 7: 7 + len(CLAIM_FEATURES) + len(RECORD_FEATURES)] = r.matrix[0, n_word:]
+        # p_max, p_mean, p_top3, p_n20, p_n50, p_f20, c_n_words
+        out[i, _M_CLAIM] = (top[0], p.mean(), top[:3].mean(), n20, (p >= 0.5).sum(), n20 / len(p), len(p))
+        out[i, _M_ROW] = r.matrix[0, _ROW_CLAIM]
     if not n:
         return out
-    maxes = out[:, 0]
-    k = len(CLAIM_MODEL_FEATURES) - len(ANSWER_FEATURES)
-    col = {name: 7 + j for j, name in enumerate(CLAIM_FEATURES)}
+    maxes = out[:, _M["p_max"]]
     # the highest of the other claims' maxima: the answer's highest, or for the one claim holding it alone, the next
     ranked = np.sort(maxes)
     others = np.full(n, ranked[-1], dtype=np.float32)
@@ -350,11 +384,16 @@ def claim_matrix(word_probs: Sequence[np.ndarray], rows: Sequence[WordRows]) -> 
         others[0] = 0.0
     elif ranked[-2] < ranked[-1]:
         others[maxes == ranked[-1]] = ranked[-2]
-    out[:, k: k + 9] = np.column_stack([
-        np.full(n, n, dtype=np.float32), others, np.full(n, maxes.mean(), dtype=np.float32),
-        np.full(n, out[:, 3].sum(), dtype=np.float32), np.full(n, out[:, 6].sum(), dtype=np.float32),
-        (maxes[None, :] > maxes[:, None]).sum(axis=1).astype(np.float32),
-        np.full(n, out[:, col["c_found_frac"]].mean(), dtype=np.float32),
-        np.full(n, (out[:, col["c_missing_numbers"]] + out[:, col["c_missing_names"]]).sum(), dtype=np.float32),
-        np.full(n, out[:, col["c_pairs_near"]].mean(), dtype=np.float32)])
+    answer = {
+        "a_claims": np.full(n, n, dtype=np.float32), "a_other_max": others,
+        "a_mean_max": np.full(n, maxes.mean(), dtype=np.float32),
+        "a_n20": np.full(n, out[:, _M["p_n20"]].sum(), dtype=np.float32),
+        "a_words": np.full(n, out[:, _M["c_n_words"]].sum(), dtype=np.float32),
+        "a_rank": (maxes[None, :] > maxes[:, None]).sum(axis=1).astype(np.float32),
+        "a_found_mean": np.full(n, out[:, _M["c_found_frac"]].mean(), dtype=np.float32),
+        "a_missing": np.full(n, (out[:, _M["c_missing_numbers"]] + out[:, _M["c_missing_names"]]).sum(),
+                             dtype=np.float32),
+        "a_near_mean": np.full(n, out[:, _M["c_pairs_near"]].mean(), dtype=np.float32),
+    }
+    out[:, _M_ANSWER] = np.column_stack([answer[name] for name in ANSWER_FEATURES])
     return out

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple, Optional, Sequence
 import numpy as np
 
 from ...errors import ConfigError
-from ...text.lexical import one_edit
+from ...evidence import one_edit
 from ...types import Claim, Judgment, Label, Span, Stage
 from .. import features as F
 from . import rules as R

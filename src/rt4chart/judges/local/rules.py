@@ -11,9 +11,10 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from ...evidence import claim_numbers, is_remark
 from ...types import Claim
 from .. import features as F
-from ..lexical import claim_numbers, evidence_numbers, is_remark
+from ..features import evidence_numbers
 
 #: a claim with at least this many content words, none of which occurs anywhere in the evidence, is baseless
 #: whatever the model says (``unseen_claims``)

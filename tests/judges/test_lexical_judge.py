@@ -7,7 +7,8 @@ import asyncio
 import pytest
 
 from rt4chart import Label
-from rt4chart.judges.lexical import LexicalJudge, _numbers
+from rt4chart.evidence import normalised_numbers
+from rt4chart.judges.lexical import LexicalJudge
 from rt4chart.types import Claim, Span
 
 E, C, N, U = Label.ENTAILED, Label.CONTRADICTED, Label.BASELESS, Label.UNVERIFIED
@@ -91,9 +92,10 @@ def test_clock_times_are_normalised():
 
 
 def test_numbers_are_normalised():
-    assert {"2.5", "1200", "3", "16:30"} <= _numbers("2 1/2 cups, 1,200 people, the 3rd day, 4:30 pm", claim=True)
+    found = normalised_numbers("2 1/2 cups, 1,200 people, the 3rd day, 4:30 pm", claim=True)
+    assert {"2.5", "1200", "3", "16:30"} <= found
     # list markers, passage references and rating scales are not facts to check
-    assert _numbers("1. As passage 2 says, it has 4.5 out of 5 stars", claim=True) == {"4.5"}
+    assert normalised_numbers("1. As passage 2 says, it has 4.5 out of 5 stars", claim=True) == {"4.5"}
 
 
 def test_camel_case_keys_and_state_codes_support_a_record_claim():

@@ -1,11 +1,11 @@
-"""One-edit copies (rt4chart.text.lexical.one_edit): an evidence sentence copied with another name, number word or
+"""One-edit copies (rt4chart.evidence.one_edit): an evidence sentence copied with another name, number word or
 word of a closed class in one place, with a negation it does not have, or without the negation it has."""
 
 from __future__ import annotations
 
 import pytest
 
-from rt4chart.text.lexical import one_edit
+from rt4chart.evidence import one_edit
 from rt4chart.text.segment import split_sentences
 
 TOWER = ("The Eiffel Tower is in Paris. It was completed in 1889 and is 330 metres tall. About seven million people "

@@ -1,0 +1,215 @@
+"""How the lexical evidence layer reads a text's words and numbers, and a claim on its own.
+
+Words match on a key (``word_key``: the stem, or its first five letters when longer); numbers are normalised as
+facts to check (``normalised_numbers``: clock times, fractions, ordinals); a claim's words are weighted (numbers and
+names count most, generic words least) once per claim text (``read_claim``). The local judge's features read these
+too: changing what they compute changes that model's inputs, so bump ``judges.features.VERSION`` and retrain it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .words import NUMBER, capitalised_names, clean_number, content_word_map, has_negation
+
+#: where a camelCase word splits ("OutdoorSeating")
+CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_PREFIX = 5  # words match on their stem or, when longer, on their first five letters ("located"/"location")
+
+#: Low-information words: generic verbs, evaluative adjectives and discourse words that paraphrases add freely.
+_GENERIC = frozenset(
+    """
+able additionally addition allow allows also another appear appears aspect aspects available based become
+believe best better big called case certain choice claim claimed claiming come comes commonly consider
+considered described describe despite different directly does due during each either enjoy enjoyed ensure
+especially etc even example experience experienced experiences express expressed feature featured features
+feedback felt find finally first found further general generally get given go good great help helps high
+highly however important include included includes including instead key known large last later like likely
+located location long lot lots make makes making many mention mixed more most much must negative new noted note
+notes notable now offer offered offering offers often one overall part particular particularly people place
+popular positive possible potential praise praised provide provides providing quite rather really received
+recently reference refer related reported reports review reviewer reviewers reviews said say says see seem seems
+several show shown shows significant similar since some specific still such suggest suggests take taken tell
+therefore thing things though thus time together top two typically use used uses using various variety
+way well whether within without work works would year years yet
+""".split()
+)
+_META_START = re.compile(
+    r"^\W*(?:okay|ok|yes|no|hello|hi)\b\W*$"
+    r"|^\W*(?:sure|certainly|of\s+course|here's|here\s+(?:is|are)|below\s+(?:is|are)|the\s+following|"
+    r"i\s+hope|i'm\s+sorry|i\s+am\s+sorry|sorry|unfortunately|let\s+me|i\s+(?:can|could|"
+    r"would|will)|i'd|i\s+(?:cannot|can't|could\s+not|couldn't|don't|do\s+not)|as\s+an\s+ai)\b",
+    re.IGNORECASE,
+)
+_META_ANY = re.compile(
+    r"\b(?:(?:passages?|context|documents?|articles?|texts?|sources?|information)\s+(?:provided\s+)?(?:does|do|did)"
+    r"\s+not|(?:no|not\s+any)\s+(?:direct\s+|specific\s+|explicit\s+|further\s+|additional\s+)?(?:mention|"
+    r"information|details?|data|indication)|not\s+(?:mentioned|stated|specified|provided)|i\s+(?:am|'m)\s+"
+    r"(?:unable|not\s+able)|(?:i|we)\s+(?:cannot|can't|could\s+not|couldn't|do\s+not|don't)\s+(?:find|provide|"
+    r"answer|determine|know|see|give|offer)|cannot\s+be\s+(?:determined|found|answered)|"
+    r"unable\s+to\s+(?:answer|provide|find|determine|locate))\b",
+    re.IGNORECASE,
+)
+#: a remark about the sources, the question or the conversation rather than about the world ("Based on the given
+#: passages, here's a brief answer to the question:", "If you have any further questions, feel free to ask."), or a
+#: header introducing what follows (ending in ":"): such a claim shares no word with the context by nature
+_REMARK = re.compile(
+    r"\b(?:given|provided|above|following|these|those|the|all|three|two|other)\s+"
+    r"(?:passages?|contexts?|documents?|sources?)\b"
+    r"|^\W*passages?\s*#?\d"
+    r"|^\s*\([^()]*\bpassages?\b[^()]*\)\W*$"
+    r"|\b(?:answers?|respond|response)\s+(?:to\s+)?(?:the|your|this)\s+questions?\b"
+    r"|\blet\s+me\s+know\b|\bfeel\s+free\b|\bdon'?t\s+hesitate\b|\bhappy\s+to\s+(?:help|assist)\b"
+    r"|\bfurther\s+questions\b|\bhope\s+(?:this|that)\s+helps\b"
+    r"|:\s*$",
+    re.IGNORECASE,
+)
+_LIST_MARKER = re.compile(r"^\s*(?:\(?\d{1,2}[.)]|[-*•]|\(?[a-z][.)])(?:\s+|$)")
+_REFERENCE = re.compile(r"\b(?:passages?|documents?|sources?|articles?|steps?|reviews?|options?|methods?|"
+                        r"tips?|ways?|points?)\s*#?\s*\d+\b(?!\.\d)(?:\s*(?:,|and|&|-)\s*\d+\b(?!\.\d))*",
+                        re.IGNORECASE)
+_OUT_OF = re.compile(r"\bout\s+of\s+\d+(?:\.\d+)?", re.IGNORECASE)
+_TIME = re.compile(r"\b(\d{1,2})(?::(\d{1,2}))?\s*([ap])\.?\s*m\b\.?|\b(\d{1,2}):(\d{1,2})\b", re.IGNORECASE)
+_FRACTION = re.compile(r"\b(?:(\d+)\s+)?(\d+)/(\d+)\b")
+_ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b", re.IGNORECASE)
+_NOT_ONLY = re.compile(r"\bnot\s+(?:only|just|merely)\b", re.IGNORECASE)
+MONTHS = frozenset("january february march april may june july august september october november december "
+                   "jan feb mar apr jun jul aug sep sept oct nov dec".split())
+DAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+#: US state names and their postal codes: records say "CA" where answers say "California".
+STATES = dict(
+    pair.split(":") for pair in """alabama:al alaska:ak arizona:az arkansas:ar california:ca colorado:co
+    connecticut:ct delaware:de florida:fl georgia:ga hawaii:hi idaho:id illinois:il indiana:in iowa:ia kansas:ks
+    kentucky:ky louisiana:la maine:me maryland:md massachusetts:ma michigan:mi minnesota:mn mississippi:ms
+    missouri:mo montana:mt nebraska:ne nevada:nv ohio:oh oklahoma:ok oregon:or pennsylvania:pa tennessee:tn
+    texas:tx utah:ut vermont:vt virginia:va washington:wa wisconsin:wi wyoming:wy""".split()
+)
+
+
+def word_key(word: str) -> str:
+    """The key a word matches on: its first ``_PREFIX`` letters when longer (and not a number), else itself."""
+    return word[:_PREFIX] if len(word) > _PREFIX and not word[0].isdigit() else word
+
+
+def normalised_numbers(text: str, *, claim: bool) -> set[str]:
+    """Digit numbers of ``text``, normalised: clock times as 24-hour ``H:MM`` (a claim's "9 PM" also matches
+    "21:00"; an evidence "21:0" reads "21:00"), fractions as decimals, ordinals as plain numbers. In a claim, list
+    markers, "passage 2"-style references and "out of 5" are not facts to check."""
+    out: set[str] = set()
+    if claim:
+        text = _LIST_MARKER.sub(" ", text)
+        text = _REFERENCE.sub(" ", text)
+        text = _OUT_OF.sub(" ", text)
+
+    def time(m: re.Match) -> str:
+        if m.group(4) is not None:
+            h, mi = int(m.group(4)), int(m.group(5))
+        else:
+            h, mi = int(m.group(1)), int(m.group(2) or 0)
+            if m.group(3).lower() == "p" and h < 12:
+                h += 12
+            elif m.group(3).lower() == "a" and h == 12:
+                h = 0
+        if h <= 24 and mi < 60:
+            out.add(f"{h % 24}:{mi:02d}")
+        return " "
+
+    text = _TIME.sub(time, text)
+    for word, value in (("midnight", "0:00"), ("noon", "12:00")):
+        if word in text.lower():
+            out.add(value)
+
+    def fraction(m: re.Match) -> str:
+        whole, num, den = m.group(1), int(m.group(2)), int(m.group(3))
+        if den and num < den <= 16:
+            value = (int(whole) if whole else 0) + num / den
+            out.add(clean_number(f"{value:.3f}"))
+            return " "
+        return m.group(0).replace("/", " ")
+
+    text = _FRACTION.sub(fraction, text)
+    text = _ORDINAL.sub(r"\1", text)
+    for raw in NUMBER.findall(text):
+        n = clean_number(raw)
+        if n and n != "-":
+            out.add(n.lstrip("-") if claim else n)
+            if not claim:
+                out.add(n.lstrip("-"))
+    return out
+
+
+def content_forms(text: str) -> dict[str, str]:
+    """Stemmed content words -> surface form; camelCase keys ("OutdoorSeating") also give their parts."""
+    out = content_word_map(text)
+    if CAMEL.search(text):
+        for k, v in content_word_map(CAMEL.sub(" ", text)).items():
+            out.setdefault(k, v)
+    return out
+
+
+def _weight(word: str, surface: str, names: "set[str] | frozenset[str]") -> float:
+    """2, 1 or 1/2 (``assess`` relies on sums of these being exact in any order)."""
+    if word[0].isdigit():
+        return 2.0
+    if surface in names:
+        return 2.0
+    if word in _GENERIC or surface in _GENERIC or word in MONTHS or word in DAYS:
+        return 0.5
+    return 1.0
+
+
+@dataclass(frozen=True)
+class ClaimReading:
+    """What ``assess`` reads of a claim alone: one claim is read against every chunk and then the whole context, so
+    this is worked out once per claim text (``read_claim``). The dicts are read, never changed."""
+
+    meta: bool  # a meta, hedging or refusal sentence
+    keys: dict[str, float]  # word key -> weight, in the order the words come
+    shown: dict[str, str]  # word key -> the surface form shown for it
+    names: frozenset[str]  # capitalised names, lower-cased, without a possessive
+    numbers: frozenset[str]  # normalised_numbers(claim, claim=True), meta or not
+    negated: bool
+
+
+@lru_cache(maxsize=1024)
+def read_claim(claim: str) -> ClaimReading:
+    """A claim's meta flag, weighted word keys, names, numbers and polarity (the last 1024 claim texts are kept)."""
+    numbers = frozenset(normalised_numbers(claim, claim=True))
+    if _META_START.search(claim) or _META_ANY.search(claim):
+        return ClaimReading(True, {}, {}, frozenset(), numbers, False)
+    # times and references are checked as numbers (or not at all), not as words
+    surface = content_forms(_TIME.sub(" ", _REFERENCE.sub(" ", _LIST_MARKER.sub(" ", claim))))
+    names = frozenset(n.split("'")[0] for n in capitalised_names(claim))
+    keys: dict[str, float] = {}
+    shown: dict[str, str] = {}
+    for w, s in surface.items():
+        k = word_key(w)
+        wt = _weight(w, s.split("'")[0], names)
+        if wt > keys.get(k, 0.0):
+            keys[k] = wt
+            shown[k] = s
+    return ClaimReading(False, keys, shown, names, numbers, negated(claim))
+
+
+@lru_cache(maxsize=256)
+def question_keys(question: str) -> frozenset[str]:
+    """The word keys of a question (one question is read with every claim of its answer)."""
+    return frozenset(word_key(w) for w in content_forms(question))
+
+
+def claim_numbers(claim: str) -> frozenset[str]:
+    """``normalised_numbers(claim, claim=True)``, worked out once per claim text."""
+    return read_claim(claim).numbers
+
+
+def is_remark(text: str) -> bool:
+    """Whether a claim's text is a remark about the sources or the conversation, or a header (``_REMARK``)."""
+    return _REMARK.search(text) is not None
+
+
+@lru_cache(maxsize=4096)
+def negated(text: str) -> bool:
+    """Negation polarity, ignoring "not only"/"not just" (which add rather than deny)."""
+    return has_negation(_NOT_ONLY.sub(" ", text))

@@ -1,0 +1,56 @@
+"""``EvidenceIndex``: the sentences of one evidence text with their word keys and numbers, built once per text and
+passed to whoever reads it (``assess``, ``one_edit``, the local judge's features)."""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property, lru_cache
+
+from ..text.segment import split_sentences
+from .claims import content_forms, normalised_numbers, word_key
+from .edit_words import EditSentences
+
+_CODE = re.compile(r"\b[A-Z]{2}\b")
+
+
+class EvidenceIndex:
+    """Word keys and numbers of each sentence of an evidence text, with an inverted index for linear-time lookup.
+
+    ``sentences`` are the text's ``Sentence`` objects (offsets into ``text``) and ``texts`` their texts;
+    ``keys[i]`` and ``numbers[i]`` are sentence i's word keys (``word_key``) and normalised numbers;
+    ``postings[key]`` lists the sentences holding a key, in order; ``all_numbers`` is every number of the text;
+    ``lowered`` the text lower-cased; ``codes`` its two-capital words ("CA"). ``edits`` is the same sentences as
+    ``one_edit`` reads them, worked out on first use. The index is read, never changed.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.sentences = split_sentences(text)
+        self.texts = tuple(s.text for s in self.sentences)
+        self.keys: list[frozenset[str]] = []
+        self.numbers: list[frozenset[str]] = []
+        self.postings: dict[str, list[int]] = {}
+        for i, s in enumerate(self.texts):
+            ks, numbers = _sentence_index(s)
+            self.keys.append(ks)
+            self.numbers.append(numbers)
+            for k in ks:
+                self.postings.setdefault(k, []).append(i)
+        self.all_numbers: frozenset[str] = frozenset().union(*self.numbers) if self.numbers else frozenset()
+        self.lowered = text.lower()
+        self.codes = frozenset(_CODE.findall(text))
+
+    @cached_property
+    def edits(self) -> EditSentences:
+        """The sentences as ``one_edit`` reads them (``one_edit(claim, index.edits)``)."""
+        return EditSentences(self.texts)
+
+    def __repr__(self) -> str:
+        return f"EvidenceIndex({len(self.texts)} sentences, {len(self.text)} characters)"
+
+
+@lru_cache(maxsize=8192)
+def _sentence_index(sentence: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The word keys and numbers of one sentence, for the last 8192 sentence texts: the chunks of a context and the
+    context itself hold the same sentences, and each text is indexed on its own."""
+    return frozenset(word_key(w) for w in content_forms(sentence)), frozenset(normalised_numbers(sentence, claim=False))
