@@ -1,4 +1,4 @@
-"""``rt4chart triage``: routing through the CLI (default and explicit subcommand) and ``triage eval``."""
+"""``rt4chart triage``: routing through the CLI (default and explicit subcommand)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ CTX = "The trial lasts 14 days."
 RECORDS = [
     {"id": "copy", "context": CTX, "question": "How long?", "answer": "The trial lasts 14 days."},
     {"id": "half", "context": CTX, "question": "How long?", "answer": "The trial lasts 30 days."},
-    {"id": "made", "context": CTX, "question": "How long?", "answer": "Premium members get unlimited rocket rides in Paris."},
+    {"id": "made", "context": CTX, "question": "How long?",
+     "answer": "Premium members get unlimited rocket rides in Paris."},
     {"id": "same", "context": CTX, "answer": "Trial lasts 14 days."},
 ]
 
@@ -61,21 +62,6 @@ def test_triage_names_a_row_with_an_unreadable_id_by_position_and_refuses_a_repe
     assert [r["id"] for r in rows] == ["copy", "#1", "copy", "made"]
     assert "not valid UTF-8" in rows[1]["error"] and "duplicate id" in rows[2]["error"]
     assert [r["route"] for r in rows] == ["accept", "verify", "verify", "accept"]
-
-
-def test_triage_eval_writes_json_and_markdown(tmp_path, monkeypatch, synth):
-    from rt4chart.gate import protocol
-
-    X, y, groups, tasks = synth
-    monkeypatch.setattr(protocol, "load_ragtruth_data",
-                        lambda split, root=None: protocol.ProtocolData(X, y, groups, tasks))
-    js, md = tmp_path / "r.json", tmp_path / "r.md"
-    res = CliRunner().invoke(gate_cli.triage_group, ["eval", "--n-boot", "20", "--no-transfer", "--no-calibration",
-                                                     "--json", str(js), "--markdown", str(md)])
-    assert res.exit_code == 0, res.output
-    result = json.loads(js.read_text())
-    assert result["n"] == len(X) and "transfer" not in result
-    assert "| RAGScope-E |" in md.read_text()
 
 
 def test_triage_refuses_to_write_its_results_over_its_input(tmp_path):

@@ -1,7 +1,9 @@
-"""``rt4chart triage``: score and route records with a RAGScope gate, or run the evaluation protocol.
+"""``rt4chart triage``: score and route records with a RAGScope gate.
 
     rt4chart triage INPUT --review 0.1 --accept 0.5 [-o routes.jsonl]   # same as: rt4chart triage route INPUT ...
-    rt4chart triage eval --split test --json gate.json --markdown gate.md
+
+``rt4chart triage eval`` (the paper's evaluation protocol) is added to these commands by
+:mod:`rt4chart.eval.ragscope.cli`, since the protocol lives in eval.
 
 Routing writes one JSON line per input record: ``{"id", "risk", "route"}`` with route ``review`` (the riskiest
 ``--review`` fraction), ``accept`` (the safest ``--accept`` fraction) or ``verify`` (everything else, for the
@@ -14,7 +16,6 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any, Optional
 
 import click
@@ -25,7 +26,7 @@ from ..errors import InputError, Rt4chartError
 EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE = 0, 1, 2
 
 
-class _TriageGroup(click.Group):
+class TriageGroup(click.Group):
     """A group whose first argument, when it is not a subcommand, is the input of ``route``."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
@@ -34,9 +35,9 @@ class _TriageGroup(click.Group):
         return super().parse_args(ctx, args)
 
 
-@click.group("triage", cls=_TriageGroup)
+@click.group("triage", cls=TriageGroup)
 def triage_group() -> None:
-    """RAGScope risk gate: score and route records (default), or evaluate the gate (``eval``)."""
+    """RAGScope risk gate: score and route records (``route``, the default)."""
 
 
 def _load_gate(spec: str) -> Any:
@@ -105,36 +106,3 @@ def route_command(input_path: str, review: float, accept: float, gate_spec: str,
         err=True,
     )
     sys.exit(EXIT_RECORD_ERRORS if errors else EXIT_OK)
-
-
-@triage_group.command("eval")
-@click.option("--split", default="test", show_default=True, help="RAGTruth split to evaluate on")
-@click.option("--data-root", default=None, help="folder holding ragtruth/ (default: RT4CHART_DATA_DIR or shared/data)")
-@click.option("--n-boot", type=click.IntRange(10), default=1000, show_default=True, help="group-bootstrap resamples")
-@click.option("--seed", type=int, default=13, show_default=True, help="fold and bootstrap seed")
-@click.option("--seeds", "n_seeds", type=click.IntRange(2), default=10, show_default=True,
-              help="repetitions of the target-only calibration curve")
-@click.option("--transfer/--no-transfer", default=True, show_default=True, help="leave-one-task-out study")
-@click.option("--calibration/--no-calibration", default=True, show_default=True,
-              help="target-only calibration curve (k = 25/50/100/200 labels per task)")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None, help="write all results as JSON")
-@click.option("--markdown", "md_path", type=click.Path(dir_okay=False), default=None, help="write the tables")
-def eval_command(split: str, data_root: Optional[str], n_boot: int, seed: int, n_seeds: int, transfer: bool,
-                 calibration: bool, json_path: Optional[str], md_path: Optional[str]) -> None:
-    """Run the RAGScope protocol (grouped CV, intervals, operating points, transfer) on RAGTruth."""
-    from .protocol import load_ragtruth_data, render_markdown, run_protocol
-
-    try:
-        data = load_ragtruth_data(split, root=data_root)
-    except Rt4chartError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(EXIT_USAGE)
-    result = run_protocol(data, n_boot=n_boot, seed=seed, transfer=transfer, calibration=calibration,
-                          n_seeds=n_seeds, log=lambda msg: click.echo(f"[triage eval] {msg}", err=True))
-    result["split"] = split
-    md = render_markdown(result)
-    if json_path:
-        Path(json_path).write_text(json.dumps(result, indent=1), encoding="utf-8")
-    if md_path:
-        Path(md_path).write_text(md, encoding="utf-8")
-    click.echo(md)

@@ -122,10 +122,11 @@ class _LinearGate(_GateBase):
         _labels(y, batch.n)
         if self._enhanced:
             self.tfidf_ = fit_tfidf(batch.triples)
-        return self._fit_features(self._features(batch), y)
+        return self.fit_features(self._features(batch), y)
 
-    def _fit_features(self, F: np.ndarray, y: Any) -> "_LinearGate":
-        """Standardise ``F`` and fit the logistic regression (the part of ``fit`` after feature extraction)."""
+    def fit_features(self, F: np.ndarray, y: Any) -> "_LinearGate":
+        """Standardise ``F`` and fit the logistic regression: ``fit`` after feature extraction, for callers that
+        computed the feature matrix once (columns in :attr:`feature_names` order)."""
         from sklearn.linear_model import LogisticRegression
 
         classes, yi = _labels(y, F.shape[0])
@@ -147,13 +148,14 @@ class _LinearGate(_GateBase):
         self.n_iter_ = int(lr.n_iter_[0])
         return self
 
-    def _decision_features(self, F: np.ndarray) -> np.ndarray:
+    def decision_features(self, F: np.ndarray) -> np.ndarray:
+        """Logit of the risk from a feature matrix whose columns follow :attr:`feature_names`."""
         return ((F - self.mean_) / self.scale_) @ self.coef_ + self.intercept_
 
     def decision_function(self, X: Sequence[Any]) -> np.ndarray:
         """Logit of the risk (positive class ``classes_[1]``)."""
         check_is_fitted(self)
-        return self._decision_features(self._features(Batch.from_records(X)))
+        return self.decision_features(self._features(Batch.from_records(X)))
 
     def _risk_probability(self, X: Sequence[Any]) -> np.ndarray:
         return 1.0 / (1.0 + np.exp(-self.decision_function(X)))

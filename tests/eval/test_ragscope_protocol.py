@@ -1,17 +1,15 @@
-"""The evaluation protocol: grouped folds, weighted operating points, and a small end-to-end run."""
+"""The RAGScope evaluation protocol: grouped folds, weighted operating points, a small end-to-end run, the CLI."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
-from rt4chart.gate.protocol import (
-    ProtocolData,
-    _weighted_top_rate,
-    grouped_folds,
-    render_markdown,
-    run_protocol,
-)
+from rt4chart.eval.ragscope import ProtocolData, grouped_folds, render_markdown, run_protocol
+from rt4chart.eval.ragscope.intervals import _weighted_top_rate
 from rt4chart.gate.routing import accepted_risk, review_precision
 
 
@@ -68,3 +66,25 @@ def test_run_protocol_end_to_end_on_synthetic_data(synth):
 def test_protocol_data_checks_lengths():
     with pytest.raises(ValueError):
         ProtocolData([{}], [True, False], ["g"], ["qa"])
+
+
+def test_triage_eval_writes_json_and_markdown(tmp_path, monkeypatch, synth):
+    from rt4chart.eval.ragscope import cli, data
+
+    X, y, groups, tasks = synth
+    monkeypatch.setattr(data, "load_ragtruth_data", lambda split, root=None: data.ProtocolData(X, y, groups, tasks))
+    js, md = tmp_path / "r.json", tmp_path / "r.md"
+    res = CliRunner().invoke(cli.triage_group, ["eval", "--n-boot", "20", "--no-transfer", "--no-calibration",
+                                                "--json", str(js), "--markdown", str(md)])
+    assert res.exit_code == 0, res.output
+    result = json.loads(js.read_text())
+    assert result["n"] == len(X) and "transfer" not in result
+    assert "| RAGScope-E |" in md.read_text()
+
+
+def test_triage_keeps_the_gate_commands_beside_eval():
+    from rt4chart.cli import main
+    from rt4chart.eval.ragscope import cli
+
+    assert set(cli.triage_group.commands) == {"route", "eval"}
+    assert main.get_command(None, "triage") is cli.triage_group
