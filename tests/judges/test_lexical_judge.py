@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 
 import pytest
 
 from rt4chart import Label
-from rt4chart.evidence import normalised_numbers
+from rt4chart.evidence import EvidenceIndex, Rule, Thresholds, assess, normalised_numbers, rule_of
 from rt4chart.judges.lexical import LexicalJudge
 from rt4chart.types import Claim, Span
 
@@ -143,3 +144,49 @@ def test_async_batch_matches_judge_one_and_parameters_are_validated():
     for bad in ({"support": 0}, {"match": 1.5}, {"negation": 0}, {"max_sentences": 0}):
         with pytest.raises(ValueError):
             LexicalJudge(**bad)
+
+
+def test_judge_runs_off_the_event_loop(monkeypatch):
+    threads = []
+    real = LexicalJudge.judge_all
+
+    def judge_all(self, *args):
+        threads.append(threading.get_ident())
+        return real(self, *args)
+
+    monkeypatch.setattr(LexicalJudge, "judge_all", judge_all)
+    claims = [Claim(index=0, text="Admission is free for children under 12.", sentence_index=0,
+                    answer_spans=(Span(start=0, end=40),))]
+
+    async def go():
+        loop = threading.get_ident()
+        out = await LexicalJudge().judge(claims, MUSEUM, question=None, stage="local")
+        return loop, out
+
+    loop, out = asyncio.run(go())
+    assert [j.label for j in out] == [E]
+    assert threads and threads[0] != loop
+
+
+def test_an_index_judges_as_its_text_and_the_judge_keeps_its_indexes():
+    j = LexicalJudge()
+    index = EvidenceIndex(MUSEUM)
+    claims = ["The museum was founded in 1921 by Ada Hollis.", "The museum was founded in 1925.",
+              "Photography with flash is permitted inside the galleries.", "The museum opens at ten."]
+    assert j.judge_all(claims, index) == j.judge_all(claims, MUSEUM) == [j.judge_one(c, MUSEUM) for c in claims]
+    assert j.index(MUSEUM) is j.index(MUSEUM)
+    assert LexicalJudge().index(MUSEUM) is not j.index(MUSEUM)  # each judge holds its own
+
+
+def test_the_judge_decides_by_the_public_rule_under_its_thresholds():
+    j = LexicalJudge(support=0.9, negation=None, names=False, max_sentences=2)
+    assert j.thresholds == Thresholds(support=0.9, match=0.05, negation=None, names=False, max_sentences=2)
+    assert (j.support, j.negation, j.names, j.max_sentences) == (0.9, None, False, 2)
+    index = EvidenceIndex(MUSEUM)
+    for claim in ("Photography with flash is permitted inside the galleries.", "The museum was founded by Ada Hollis.",
+                  "The museum was founded in 1921 by Ada Lovelace."):
+        a = assess(claim, index, None, 2)
+        assert j.rule(a) is rule_of(a, j.thresholds)
+    assert j.rule(assess("Photography with flash is permitted inside the galleries.", index)) is Rule.ENTAILED
+    assert LexicalJudge().rule(assess("Photography with flash is permitted inside the galleries.", index)) \
+        is Rule.NEGATION_CONFLICT
