@@ -25,7 +25,7 @@ def test_cascade_accepts_lowest_risk_and_reports_what_it_missed(data_dir: Path, 
     accepted = [r for r in results if r["routed"] == "accepted"]
     assert c["records"] == len(results) == 18
     assert c["accepted_without_judge"] == len(accepted) == 9 and c["judge_records_saved"] == 0.5
-    gold = {r.id: r.hallucinated for r in load_ragtruth("test")}
+    gold = {r.id: r.hallucinated for r in load_ragtruth("test", root=data_dir)}
     missed = sum(gold[str(r["id"])] for r in accepted)
     assert c["gold_hallucinated_accepted"] == missed
     assert c["recall_ceiling"] == round(1 - missed / sum(gold.values()), 4)

@@ -56,7 +56,8 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_score_always_hallucinated(data_dir: Path, tmp_path: Path) -> None:
     pred = tmp_path / "always.jsonl"
-    pred.write_text("".join(json.dumps({"id": r.id, "hallucinated": True}) + "\n" for r in load_ragtruth("test")))
+    recs = load_ragtruth("test", root=data_dir)
+    pred.write_text("".join(json.dumps({"id": r.id, "hallucinated": True}) + "\n" for r in recs))
     out = tmp_path / "out"
     res = CliRunner().invoke(main, ["eval", "score", "--dataset", "ragtruth", "--split", "test", "--predictions",
                                     str(pred), "-o", str(out), "--bootstrap", "50"])
@@ -71,7 +72,7 @@ def test_score_always_hallucinated(data_dir: Path, tmp_path: Path) -> None:
 
 
 def test_score_reports_bad_rows_and_missing(data_dir: Path, tmp_path: Path) -> None:
-    recs = load_ragtruth("test")
+    recs = load_ragtruth("test", root=data_dir)
     pred = tmp_path / "p.jsonl"
     lines = [json.dumps({"id": r.id, "hallucinated": False, "score": 0.1}) for r in recs[1:]]
     lines.append(json.dumps({"id": recs[0].id, "hallucinated": "maybe"}))
@@ -154,8 +155,10 @@ def test_baseline_command_writes_scorable_predictions(data_dir: Path, tmp_path: 
     out = tmp_path / "uncov.jsonl"
     res = CliRunner().invoke(main, ["eval", "baseline", "--name", "uncovered-token", "-o", str(out)])
     assert res.exit_code == 0, res.output
+    # the command read RT4CHART_DATA_DIR and RT4CHART_CACHE_DIR and passed them on: thresholds cached there
+    assert list((tmp_path / "cache" / "eval").glob("thresholds-*.json"))
     preds = [json.loads(line) for line in out.read_text().splitlines()]
-    recs = load_ragtruth("test")
+    recs = load_ragtruth("test", root=data_dir)
     assert [p["id"] for p in preds] == [r.id for r in recs]
     assert [p["score"] for p in preds] == pytest.approx([uncovered_token_risk(r.context, r.answer) for r in recs])
     res = CliRunner().invoke(main, ["eval", "score", "-p", str(out), "--bootstrap", "20", "-o", str(tmp_path / "s")])

@@ -72,7 +72,7 @@ def test_triage_eval_writes_json_and_markdown(tmp_path, monkeypatch, synth):
     from rt4chart.eval.ragscope import cli, data
 
     X, y, groups, tasks = synth
-    monkeypatch.setattr(data, "load_ragtruth_data", lambda split, root=None: data.ProtocolData(X, y, groups, tasks))
+    monkeypatch.setattr(data, "load_ragtruth_data", lambda split, **_: data.ProtocolData(X, y, groups, tasks))
     js, md = tmp_path / "r.json", tmp_path / "r.md"
     res = CliRunner().invoke(cli.triage_group, ["eval", "--n-boot", "20", "--no-transfer", "--no-calibration",
                                                 "--json", str(js), "--markdown", str(md)])

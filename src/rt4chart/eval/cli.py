@@ -52,23 +52,31 @@ def dataset_options(f: Any) -> Any:
     return f
 
 
+def _data_dir() -> Optional[str]:
+    """``$RT4CHART_DATA_DIR``: where the bundled datasets are looked for before ``shared/data``."""
+    from .datasets import ENV_DATA_DIR
+
+    return os.environ.get(ENV_DATA_DIR) or None
+
+
 def _load(dataset: str, split: str, task: Optional[str], data_path: Optional[str], limit: Optional[int]) -> list:
     from .datasets import load_dataset
     from .runner import limit_records
 
-    return limit_records(load_dataset(dataset, split, task=task, path=data_path), limit)
+    return limit_records(load_dataset(dataset, split, task=task, path=data_path, data_dir=_data_dir()), limit)
 
 
 def _thresholds(dataset: str, data_path: Optional[str], console: Any) -> Optional[dict]:
     from .runner import train_thresholds
 
+    cache_dir = os.environ.get("RT4CHART_CACHE_DIR") or None
     if dataset.lower() != "ragtruth":
         try:
-            return train_thresholds()
+            return train_thresholds(data_dir=_data_dir(), cache_dir=cache_dir)
         except InputError:
             console.print("[yellow]note:[/yellow] RAGTruth train split not found; risk baselines get no threshold")
             return None
-    return train_thresholds(data_path)
+    return train_thresholds(data_path, data_dir=_data_dir(), cache_dir=cache_dir)
 
 
 def _report_errors(errors: list, console: Any, what: str) -> None:

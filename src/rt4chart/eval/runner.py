@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping, Optional, Sequence
 from rt4chart.errors import InputError
 
 from .baselines import choose_threshold, rougel_risk, uncovered_token_risk
-from .datasets import EvalRecord, _resolve_dir, load_ragtruth
+from .datasets import EvalRecord, load_ragtruth, ragtruth_dir
 from .scoring import Prediction, align, evaluate, read_predictions, render_markdown, write_predictions
 
 __all__ = ["BASELINES", "baseline_systems", "train_thresholds", "limit_records", "score", "run"]
@@ -34,19 +34,28 @@ BASELINES: dict[str, Callable[[str, str], float]] = {
 _BASELINE_VERSION = "1"
 
 
-def _cache_dir() -> Path:
+def _thresholds_dir(cache_dir: "str | os.PathLike[str] | None") -> Path:
     from platformdirs import user_cache_dir
 
-    return Path(os.environ.get("RT4CHART_CACHE_DIR") or user_cache_dir("rt4chart")) / "eval"
+    return Path(cache_dir or user_cache_dir("rt4chart")) / "eval"
 
 
-def train_thresholds(root: "str | os.PathLike[str] | None" = None, *, use_cache: bool = True) -> dict[str, float]:
-    """F1-maximising thresholds of each risk baseline on the RAGTruth train split (all tasks pooled)."""
-    base = _resolve_dir(root, "ragtruth", lambda p: (p / "jsonl").is_dir() or any(p.glob("*_qa.jsonl*")))
-    jdir = base / "jsonl" if (base / "jsonl").is_dir() else base
+def train_thresholds(
+    root: "str | os.PathLike[str] | None" = None,
+    *,
+    data_dir: "str | os.PathLike[str] | None" = None,
+    cache_dir: "str | os.PathLike[str] | None" = None,
+    use_cache: bool = True,
+) -> dict[str, float]:
+    """F1-maximising thresholds of each risk baseline on the RAGTruth train split (all tasks pooled).
+
+    ``root``/``data_dir`` locate RAGTruth as for ``load_ragtruth``. The thresholds are cached in
+    ``<cache_dir>/eval/`` (default: the user cache folder; the command line passes ``$RT4CHART_CACHE_DIR``).
+    """
+    jdir = ragtruth_dir(root, data_dir=data_dir)
     stamp = [(f.name, f.stat().st_size, int(f.stat().st_mtime)) for f in sorted(jdir.glob("train_*.jsonl*"))]
     key = hashlib.sha1(json.dumps([_BASELINE_VERSION, stamp]).encode()).hexdigest()[:16]
-    cache = _cache_dir() / f"thresholds-{key}.json"
+    cache = _thresholds_dir(cache_dir) / f"thresholds-{key}.json"
     if use_cache and cache.exists():
         try:
             data = json.loads(cache.read_text())
@@ -54,7 +63,7 @@ def train_thresholds(root: "str | os.PathLike[str] | None" = None, *, use_cache:
                 return {k: float(v) for k, v in data.items()}
         except (OSError, ValueError):
             pass
-    train = load_ragtruth("train", root=root)
+    train = load_ragtruth("train", root=jdir)
     y = [r.hallucinated for r in train]
     out = {name: choose_threshold(y, [fn(r.context, r.answer) for r in train]) for name, fn in BASELINES.items()}
     if use_cache:

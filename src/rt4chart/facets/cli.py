@@ -27,10 +27,11 @@ def _items(input_path: Optional[str], dataset: Optional[str], split: str, task: 
     from .run import Item
 
     if dataset:
-        from ..eval.datasets import load_dataset
+        from ..eval.datasets import ENV_DATA_DIR, load_dataset
         from ..eval.runner import limit_records
 
-        records = limit_records(load_dataset(dataset, split, task=task, path=data_path), limit)
+        data_dir = os.environ.get(ENV_DATA_DIR) or None  # found like `rt4chart eval`: this folder, then shared/data
+        records = limit_records(load_dataset(dataset, split, task=task, path=data_path, data_dir=data_dir), limit)
         return [Item(index=i, record={"id": r.id, "context": r.context, "question": r.question, "answer": r.answer},
                      gold=tuple((s.start, s.end) for s in r.spans)) for i, r in enumerate(records)]
     from ..io import read_rows

@@ -10,6 +10,7 @@ reproduction, to them and is what ``rt4chart triage`` loads, so the gate never i
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Optional
@@ -37,10 +38,11 @@ EXIT_USAGE = 2
 def eval_command(split: str, data_root: Optional[str], n_boot: int, seed: int, n_seeds: int, transfer: bool,
                  calibration: bool, json_path: Optional[str], md_path: Optional[str]) -> None:
     """Run the RAGScope protocol (grouped CV, intervals, operating points, transfer) on RAGTruth."""
+    from ..datasets import ENV_DATA_DIR
     from . import data, markdown, protocol
 
     try:
-        loaded = data.load_ragtruth_data(split, root=data_root)
+        loaded = data.load_ragtruth_data(split, root=data_root, data_dir=os.environ.get(ENV_DATA_DIR) or None)
     except Rt4chartError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_USAGE)

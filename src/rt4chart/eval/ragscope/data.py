@@ -37,11 +37,13 @@ class ProtocolData:
         return ProtocolData([self.X[i] for i in idx], self.y[idx], self.groups[idx], self.tasks[idx])
 
 
-def load_ragtruth_data(split: str = "test", root: Optional[str] = None) -> ProtocolData:
-    """RAGTruth ``split`` as protocol data (group = the loader's task + context key)."""
+def load_ragtruth_data(split: str = "test", root: Optional[str] = None, *, data_dir: Optional[str] = None
+                       ) -> ProtocolData:
+    """RAGTruth ``split`` as protocol data (group = the loader's task + context key); ``root``/``data_dir`` as for
+    :func:`~rt4chart.eval.datasets.load_ragtruth`."""
     from ..datasets import load_ragtruth
 
-    recs = load_ragtruth(split, root=root)
+    recs = load_ragtruth(split, root=root, data_dir=data_dir)
     return ProtocolData(
         [r.to_record() for r in recs], [r.hallucinated for r in recs], [r.group for r in recs], [r.task for r in recs]
     )
