@@ -6,13 +6,14 @@ P/R/F1 and AUROC/AP, per task and overall, each with 1,000 group-bootstrap resam
 The baseline measured in the same run is the straightforward way to get the same intervals: resample record
 indices per bootstrap round and call scikit-learn's metrics (timed on 100 rounds, scaled to 1,000).
 
-    python benchmarks/eval_speed.py [--repeat 3]
+    python benchmarks/eval_speed.py [--repeat 3]      # RAGTruth from $RT4CHART_DATA_DIR, else shared/data
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import tempfile
 import time
@@ -44,16 +45,19 @@ def main() -> None:
 
     from rt4chart.eval import metrics as M
     from rt4chart.eval.baselines import uncovered_token_risk
-    from rt4chart.eval.datasets import load_ragtruth
-    from rt4chart.eval.scoring import Prediction, evaluate, read_predictions, write_predictions
+    from rt4chart.eval.datasets import ENV_DATA_DIR, load_ragtruth
+    from rt4chart.eval.predictions import Prediction, read_predictions, write_predictions
+    from rt4chart.eval.scoring import evaluate
+
+    data_dir = os.environ.get(ENV_DATA_DIR)
 
     rows: list[tuple[str, str, str]] = []
-    t_test = _time(lambda: load_ragtruth("test"), args.repeat)
+    t_test = _time(lambda: load_ragtruth("test", data_dir=data_dir), args.repeat)
     rows.append(("load RAGTruth test (2,700)", _fmt(t_test), "< 5 s"))
-    t_train = _time(lambda: load_ragtruth("train"), 1)
+    t_train = _time(lambda: load_ragtruth("train", data_dir=data_dir), 1)
     rows.append(("load RAGTruth train (15,090)", _fmt(t_train), "—"))
 
-    recs = load_ragtruth("test")
+    recs = load_ragtruth("test", data_dir=data_dir)
     rng = np.random.default_rng(0)
     preds = []
     for r in recs:  # a synthetic detector: noisy scores, one span on flagged answers

@@ -13,6 +13,7 @@ A random-acceptance row (mean of 20 seeds) at 50% shows what the ranking buys.
 from __future__ import annotations
 
 import argparse
+import os
 import asyncio
 import math
 import time
@@ -20,7 +21,7 @@ import time
 import numpy as np
 
 from rt4chart.audit.auditor import Auditor
-from rt4chart.eval.datasets import load_ragtruth
+from rt4chart.eval.datasets import ENV_DATA_DIR, load_ragtruth
 from rt4chart.eval.metrics import answer_prf
 from rt4chart.gate import load_default_gate
 from rt4chart.judges.registry import make_judge
@@ -44,10 +45,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--judge", default="lexical")
     parser.add_argument("--limit", type=int, default=None, help="first N records only (smoke runs)")
-    parser.add_argument("--data-root", default=None)
+    parser.add_argument("--data-root", default=None,
+                        help="RAGTruth folder (default: found via $RT4CHART_DATA_DIR or shared/data)")
     args = parser.parse_args()
 
-    recs = load_ragtruth("test", root=args.data_root)[: args.limit]
+    recs = load_ragtruth("test", root=args.data_root, data_dir=os.environ.get(ENV_DATA_DIR))[: args.limit]
     X = [r.to_record() for r in recs]
     y = np.array([r.hallucinated for r in recs])
     tasks = np.array([r.task for r in recs])

@@ -29,7 +29,7 @@ import time  # noqa: E402
 import numpy as np  # noqa: E402
 
 from rt4chart.eval.baselines import rougel_risk, uncovered_token_risk  # noqa: E402
-from rt4chart.eval.datasets import load_ragtruth  # noqa: E402
+from rt4chart.eval.datasets import ENV_DATA_DIR, load_ragtruth  # noqa: E402
 from rt4chart.gate import RAGScopeC, RAGScopeZ, load_default_gate  # noqa: E402
 
 
@@ -55,10 +55,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--single", type=int, default=300, help="records scored one per call")
-    parser.add_argument("--data-root", default=None)
+    parser.add_argument("--data-root", default=None,
+                        help="RAGTruth folder (default: found via $RT4CHART_DATA_DIR or shared/data)")
     args = parser.parse_args()
 
-    recs = load_ragtruth("test", root=args.data_root)
+    recs = load_ragtruth("test", root=args.data_root, data_dir=os.environ.get(ENV_DATA_DIR))
     X = [r.to_record() for r in recs]
     y = np.array([r.hallucinated for r in recs])
     t0 = time.perf_counter()

@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from rt4chart.audit.auditor import Auditor  # noqa: E402
 from rt4chart.eval import runner  # noqa: E402
-from rt4chart.eval.scoring import read_predictions  # noqa: E402
+from rt4chart.eval.predictions import read_predictions  # noqa: E402
 from rt4chart.judges import features as F  # noqa: E402
 from rt4chart.judges import local as L  # noqa: E402
 from rt4chart.judges.local import tagger as T  # noqa: E402

@@ -1,4 +1,4 @@
-"""Scorer: predictions parsing, alignment, the report, audit-result mapping, markdown."""
+"""Predictions (parsing, alignment, audit-result mapping) and the scorer (the report, markdown)."""
 
 from __future__ import annotations
 
@@ -12,15 +12,8 @@ from sklearn.metrics import precision_recall_fscore_support, roc_auc_score
 from rt4chart.errors import InputError
 from rt4chart.eval.datasets import EvalRecord, GoldSpan, group_key
 from rt4chart.eval.runner import baseline_systems, limit_records, score
-from rt4chart.eval.scoring import (
-    Prediction,
-    align,
-    evaluate,
-    prediction_from_result,
-    read_predictions,
-    render_markdown,
-    write_predictions,
-)
+from rt4chart.eval.predictions import Prediction, align, prediction_from_result, read_predictions, write_predictions
+from rt4chart.eval.scoring import evaluate, render_markdown
 
 
 def _records() -> list[EvalRecord]:

@@ -108,7 +108,8 @@ def score_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional
               out_dir: Optional[str]) -> None:
     """Score a predictions file against a dataset's gold labels (answer, span, ranking, per label)."""
     from .runner import _meta, score, write_outputs
-    from .scoring import read_predictions, render_markdown
+    from .predictions import read_predictions
+    from .scoring import render_markdown
 
     console = _console()
     try:
@@ -144,7 +145,7 @@ def baseline_cmd(dataset: str, split: str, task: Optional[str], data_path: Optio
                  output: str) -> None:
     """Write a baseline's predictions (id, hallucinated, score, spans) for a dataset, to score like any detector."""
     from .runner import baseline_systems
-    from .scoring import write_predictions
+    from .predictions import write_predictions
 
     console = _console()
     try:
@@ -190,7 +191,8 @@ def run_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[s
     from ..judges.llm import llm_env
     from ..judges.registry import build_auditor
     from .runner import _meta, cascade_summary, gate_routing, results_to_predictions, run, score, write_outputs
-    from .scoring import read_predictions, render_markdown
+    from .predictions import read_predictions
+    from .scoring import render_markdown
 
     console = _console()
     judge_name = judge_kw.get("judge_name", "auto")

@@ -22,7 +22,8 @@ from rt4chart.errors import InputError
 
 from .baselines import choose_threshold, rougel_risk, uncovered_token_risk
 from .datasets import EvalRecord, load_ragtruth, ragtruth_dir
-from .scoring import Prediction, align, evaluate, read_predictions, render_markdown, write_predictions
+from .predictions import Prediction, align, read_predictions, write_predictions
+from .scoring import evaluate, render_markdown
 
 __all__ = ["BASELINES", "baseline_systems", "train_thresholds", "limit_records", "score", "run"]
 
