@@ -129,8 +129,9 @@ class Auditor:
     async def _audit(self, rec: Record) -> AuditResult:
         context, answer, question = rec.context, rec.answer, rec.question
         cfg = self.config
-        sentences = split_sentences(context)
-        chunks = make_chunks(sentences, context, cfg.window, cfg.overlap)
+        # segmenting a long context and anchoring evidence in it take milliseconds of CPU per record: they run in a
+        # worker thread, as the judges' work does, so that the event loop (a server's) stays free meanwhile
+        sentences, chunks = await asyncio.to_thread(self._segment, context)
         claims = await self.decomposer.decompose(answer, question=question)
         if not claims:
             # nothing was checked, so nothing may be called entailed (never fail open)
@@ -158,11 +159,11 @@ class Auditor:
                       for i, f in enumerate(focus)]
             windows = [(chunks[f].start, chunks[f].end) if f is not None else (0, len(context)) for f in focus]
 
-        verdicts = [
+        verdicts = await asyncio.to_thread(lambda: [
             self._verdict(claim, finals[i], local_labels[i], [j[i].label for j in chunk_judgments], focus[i],
                           context, answer, sentences, windows[i])
             for i, claim in enumerate(claims)
-        ]
+        ])
         label = and_join(v.label for v in verdicts)
         spans = merge_spans((s for v in verdicts if v.label.hallucinated for s in (v.flagged_spans or v.answer_spans)),
                             answer)
@@ -177,6 +178,11 @@ class Auditor:
             id=rec.id, label=label, hallucinated=label.hallucinated, claims=tuple(verdicts), spans=spans,
             context=context, question=question, answer=answer, judge=self.judge.name, config=config,
         )
+
+    def _segment(self, context: str) -> tuple[list[Sentence], list[Chunk]]:
+        """The context's sentences and its chunks (W, O)."""
+        sentences = split_sentences(context)
+        return sentences, make_chunks(sentences, context, self.config.window, self.config.overlap)
 
     async def _local(self, claims: list[Claim], chunks: list[Chunk], question: Optional[str]) -> list[list[Judgment]]:
         """Local verification (§3.4): every claim against every chunk; returns judgments[chunk][claim]."""
