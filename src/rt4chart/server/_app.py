@@ -16,7 +16,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from .. import __version__
 from ..errors import ConfigError, InputError, MissingDependencyError, Rt4chartError
-from ..types import AuditResult, RecordError
+from ..io import validate_record
+from ..types import AuditResult, Record, RecordError
 from . import _errors
 from ._errors import ApiError
 from ._limits import BodySizeLimit
@@ -108,7 +109,8 @@ def load_gate() -> tuple[Optional[Callable[[list], Any]], str]:
 def create_app(
     settings: Optional[ServerSettings] = None, *, auditor: Any = None, owns_auditor: Optional[bool] = None
 ) -> FastAPI:
-    """Build the app. ``auditor`` (anything with ``async audit(record, index=...)``) replaces the one built from
+    """Build the app. ``auditor`` (anything with ``async audit(record, index=...)``, given a validated ``Record``)
+    replaces the one built from
     ``settings.judge`` at startup; tests and embedders pass their own. The judge is closed at shutdown when the
     app owns it (by default: when it built it)."""
     settings = settings or ServerSettings()
@@ -169,18 +171,20 @@ def create_app(
             raise ApiError(503, "the server is starting or shutting down", kind="not_ready")
         return aud
 
-    async def run_audit(aud: Any, record: dict, index: int) -> Any:
+    async def run_audit(aud: Any, record: Record, index: int) -> Any:
         try:
             return await asyncio.wait_for(aud.audit(record, index=index), timeout=settings.timeout_s)
         except asyncio.TimeoutError as exc:
-            msg = f"audit of record {record.get('id')!r} took longer than {settings.timeout_s} s"
+            msg = f"audit of record {record.id!r} took longer than {settings.timeout_s} s"
             raise ApiError(504, msg) from exc
 
-    def as_input(rec: AuditRecord, index: int) -> dict:
+    def as_input(rec: AuditRecord, index: int) -> Record:
+        """The request's record, validated once (``rt4chart.io.validate_record``, which joins a list context); a
+        missing id becomes its position. Raises ``InputError``."""
         data = rec.model_dump()
         if data["id"] is None:
             data["id"] = index
-        return data
+        return validate_record(data, index)
 
     @app.get("/healthz", response_model=Health, tags=["service"])
     async def healthz(request: Request) -> Response:
@@ -218,35 +222,33 @@ def create_app(
         if isinstance(body, AuditRecord):
             result = await run_audit(aud, as_input(body, 0), 0)
             return _json_result(result)
-        records = [as_input(r, i) for i, r in enumerate(body.records)]
         sem = asyncio.Semaphore(settings.concurrency)
 
-        async def one(i: int, rec: dict) -> dict:
+        async def one(i: int, raw: AuditRecord) -> dict:
+            rid = raw.id if raw.id is not None else i
             async with sem:
                 try:
-                    return await run_audit(aud, rec, i)
+                    return await run_audit(aud, as_input(raw, i), i)
                 except InputError as exc:
                     err = RecordError(field=exc.field, message=str(exc), kind="input")
                 except ApiError as exc:
                     err = RecordError(message=exc.message, kind=exc.kind)
                 except Exception as exc:  # one bad record never loses the others (as in Auditor.audit_many)
-                    log.exception("audit of record %r failed", rec.get("id"))
+                    log.exception("audit of record %r failed", rid)
                     err = RecordError(message=f"{type(exc).__name__}: {exc}", kind="internal")
-                return {"id": rec["id"], "index": i, "error": err.model_dump(mode="json")}
+                return {"id": rid, "index": i, "error": err.model_dump(mode="json")}
 
-        results = await asyncio.gather(*(one(i, r) for i, r in enumerate(records)))
+        results = await asyncio.gather(*(one(i, r) for i, r in enumerate(body.records)))
         parts = [_result_bytes(r) if isinstance(r, AuditResult) else _dumps(r) for r in results]
         return Response(b'{"results":[' + b",".join(parts) + b"]}", media_type="application/json")
 
     @app.post("/v1/triage", dependencies=guarded, response_model=TriageResult, responses=_ERRORS, tags=["audit"])
     async def triage(request: Request, body: TriageRequest) -> Response:
         """Hallucination risk of each record from the RAGScope gate (cheap; no judge call)."""
-        from ..io import validate_record
-
         records = []
         for i, r in enumerate(body.records):
             try:
-                records.append(validate_record(as_input(r, i), i))
+                records.append(as_input(r, i))
             except InputError as exc:
                 raise ApiError(422, str(exc), kind="input", field=f"records[{i}].{exc.field}") from exc
         risk_scores, why = await gate_state(request)
