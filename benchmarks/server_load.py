@@ -111,11 +111,9 @@ async def bench_server(url: str, pid: int, records: list[dict], n: int, concurre
 
 
 async def bench_direct(records: list[dict], n: int, concurrency: int, judge: str) -> dict:
-    from rt4chart.audit.auditor import Auditor
-    from rt4chart.judges.registry import make_judge
+    from rt4chart.judges.registry import build_auditor
 
-    j, decomposer = make_judge(judge)
-    auditor = Auditor(judge=j, decomposer=decomposer)
+    auditor = build_auditor(judge)
     for rec in records:
         await auditor.audit(rec)
 
