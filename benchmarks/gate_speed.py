@@ -5,9 +5,10 @@
 Pins the process to one CPU core (and single-threaded BLAS) before importing numpy, then scores the 2,700 RAGTruth
 test records with RAGScope-Z, -C and -E, timing everything from the input dicts to the risk array (tokenising,
 features, TF-IDF, scaling, logistic scoring; not loading or fitting), as wall-clock and as process CPU time (the
-latter is the honest figure on a shared machine: it leaves out time spent waiting for the core). The reference measured in the same run is the
-uncovered-token score as a plain per-record Python function (``rt4chart.eval.baselines.uncovered_token_risk``), the
-way the paper's 0.67 ms/example baseline is usually written; ROUGE-L (bit-parallel LCS) is shown as well.
+latter is the honest figure on a shared machine: it leaves out time spent waiting for the core). The reference
+measured in the same run is the uncovered-token score as a plain per-record Python function
+(``rt4chart.eval.baselines.uncovered_token_risk``), the way the paper's 0.67 ms/example baseline is usually written;
+ROUGE-L (rapidfuzz's bit-parallel LCS) is shown as well.
 Two modes: one batch of all records, and one record per call (the first ``--single`` records: streaming latency).
 E uses the shipped default gate (RAGTruth-train vocabulary, ~0.7M terms); C is fitted on the first 600 records.
 """

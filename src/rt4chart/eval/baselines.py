@@ -2,9 +2,9 @@
 
 * :func:`uncovered_token_risk` — RAGScope-Z: the fraction of the answer's distinct non-stop-word tokens that never
   occur in the context, ``1 − |T(a) ∩ T(c)| / |T(a)|``. Tokens are lower-cased alphanumeric runs; stop words are
-  scikit-learn's English list (copied here so the baseline needs no scikit-learn; a test keeps them equal).
+  scikit-learn's English list.
 * :func:`rougel_risk` — ``1 −`` ROUGE-L recall of the answer's non-stop-word token sequence against the context's:
-  ``1 − LCS(a, c) / |a|``, with a bit-parallel LCS (Hyyrö 2004) so long contexts stay cheap.
+  ``1 − LCS(a, c) / |a|``, with rapidfuzz's bit-parallel LCS so long contexts stay cheap.
 * :func:`choose_threshold` — the F1-maximising threshold on a training split, applied unchanged to the test split.
 
 An answer without content tokens has risk 0.0 (nothing in it can be unsupported).
@@ -16,32 +16,13 @@ import re
 from typing import Iterable, Sequence
 
 import numpy as np
+from rapidfuzz.distance import LCSseq
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 __all__ = ["STOP_WORDS", "content_tokens", "uncovered_token_risk", "rougel_risk", "lcs_length", "choose_threshold"]
 
 #: scikit-learn's ENGLISH_STOP_WORDS (318 words), as RAGScope uses.
-STOP_WORDS = frozenset(
-    """
-a about above across after afterwards again against all almost alone along already also although always am among
-amongst amoungst amount an and another any anyhow anyone anything anyway anywhere are around as at back be
-became because become becomes becoming been before beforehand behind being below beside besides between beyond
-bill both bottom but by call can cannot cant co con could couldnt cry de describe detail do done down due during
-each eg eight either eleven else elsewhere empty enough etc even ever every everyone everything everywhere
-except few fifteen fifty fill find fire first five for former formerly forty found four from front full further
-get give go had has hasnt have he hence her here hereafter hereby herein hereupon hers herself him himself his
-how however hundred i ie if in inc indeed interest into is it its itself keep last latter latterly least less
-ltd made many may me meanwhile might mill mine more moreover most mostly move much must my myself name namely
-neither never nevertheless next nine no nobody none noone nor not nothing now nowhere of off often on once one
-only onto or other others otherwise our ours ourselves out over own part per perhaps please put rather re same
-see seem seemed seeming seems serious several she should show side since sincere six sixty so some somehow
-someone something sometime sometimes somewhere still such system take ten than that the their them themselves
-then thence there thereafter thereby therefore therein thereupon these they thick thin third this those though
-three through throughout thru thus to together too top toward towards twelve twenty two un under until up upon
-us very via was we well were what whatever when whence whenever where whereafter whereas whereby wherein
-whereupon wherever whether which while whither who whoever whole whom whose why will with within without would
-yet you your yours yourself yourselves
-""".split()
-)
+STOP_WORDS = frozenset(ENGLISH_STOP_WORDS)
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 
@@ -61,21 +42,8 @@ def uncovered_token_risk(context: str, answer: str) -> float:
 
 
 def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
-    """Length of the longest common subsequence of two token sequences (bit-parallel, O(|a|·|b|/wordsize))."""
-    if not a or not b:
-        return 0
-    masks: dict[str, int] = {}
-    for j, tok in enumerate(b):
-        masks[tok] = masks.get(tok, 0) | (1 << j)
-    full = (1 << len(b)) - 1
-    v = full
-    for tok in a:
-        m = masks.get(tok)
-        if m is None:
-            continue
-        u = v & m
-        v = ((v + u) | (v - u)) & full
-    return len(b) - bin(v).count("1")
+    """Length of the longest common subsequence of two token sequences (rapidfuzz ``LCSseq``, bit-parallel)."""
+    return LCSseq.similarity(a, b)
 
 
 def rougel_risk(context: str, answer: str) -> float:

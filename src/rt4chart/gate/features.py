@@ -18,25 +18,23 @@ breaks, numbers are matched after stripping thousands commas. Where the paper le
   context sentence; sentences of stop words only are skipped (an answer with nothing else falls back to the
   document-level risk), while a sentence whose words are all unknown to the fitted vocabulary has risk 1.
 
-Vectorised over the batch: each text goes through one compiled ``findall`` that yields its tokens and sentence
-breaks, tokens become 64-bit hashes, and every overlap is a sort, a ``searchsorted`` or a sparse product over
-``(example, token)`` keys, so no Python code runs per token. The one loop is the ROUGE-L dynamic programme, which
-steps over answer positions while it updates every example and context position of a length bucket at once.
+Vectorised over the batch: each text is tokenised once (:mod:`.tokens`: 64-bit token hashes) and every overlap is a
+sort, a ``searchsorted`` or a sparse product over ``(example, token)`` keys (:mod:`._arrays`), so no Python code runs
+per token; the LCS of ROUGE-L is rapidfuzz's ``LCSseq`` (bit-parallel, in C++), one call per example.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-from functools import cached_property, lru_cache
-from itertools import chain
+from functools import cached_property
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..errors import InputError, MissingDependencyError
-from ._arrays import sorted_isin, uniq, uniq_counts, uniq_first
+from ..errors import InputError
+from ..io import join_context
+from ._arrays import block_max, fraction, longest_run, segment_max, sorted_isin, uniq
 from .tfidf import TfidfSpace
+from .tokens import Tokens, example_keys, numbers, tokenize
 
 __all__ = [
     "BASE_FEATURES",
@@ -69,35 +67,13 @@ ENHANCED_FEATURES: tuple[str, ...] = (
 )
 
 RARE_MIN_LEN = 6
-# One pass per text: alphanumeric tokens, or a sentence break (end punctuation before white space, a line break).
-_LEXEME = re.compile(r"[^\W_]+|[.!?](?=\s)|\n")
-_BREAKS = (".", "!", "?", "\n")
-_THOUSANDS = re.compile(r"(?<=\d),(?=\d)")
-_NUMBER = re.compile(r"\d+(?:\.\d+)?")
-_MIX = np.int64(-7046029254386353131)  # odd 64-bit constant: mixes the example index into a token hash
-# Bucket size for the batched ROUGE-L programme (examples are sorted by filtered context length first).
-_LCS_BUCKET = 64
-
-
-@lru_cache(maxsize=1)
-def _stop_hashes() -> np.ndarray:
-    try:
-        from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-    except ImportError as exc:  # pragma: no cover - exercised only without the extra
-        raise MissingDependencyError("scikit-learn", "gate") from exc
-    return np.sort(np.fromiter(map(hash, ENGLISH_STOP_WORDS), dtype=np.int64))
-
-
-@lru_cache(maxsize=1)
-def _break_hashes() -> np.ndarray:
-    return np.sort(np.fromiter(map(hash, _BREAKS), dtype=np.int64))
 
 
 def _join_context(context: Any, where: Any) -> str:
     if isinstance(context, str):
         return context
     if isinstance(context, (list, tuple)) and all(isinstance(c, str) for c in context):
-        return "\n\n".join(context)
+        return join_context(context)
     raise InputError("context must be a string or a list of strings", record=where, field="context")
 
 
@@ -127,190 +103,10 @@ def as_triples(X: Sequence[Any]) -> list[tuple[str, str, str]]:
     return out
 
 
-@dataclass
-class Tokens:
-    """Tokens of one text per example, flattened in text order.
-
-    ``doc``/``sent`` give each token's example and global sentence index (both non-decreasing); ``sent_doc`` maps a
-    sentence to its example. ``flat``/``where`` keep the token strings for fitting a TF-IDF vocabulary.
-    """
-
-    flat: list[str]
-    where: np.ndarray
-    hashes: np.ndarray
-    doc: np.ndarray
-    sent: np.ndarray
-    sent_doc: np.ndarray
-    n_tokens: np.ndarray
-    lengths: np.ndarray
-    stop: np.ndarray
-
-    @property
-    def content(self) -> np.ndarray:
-        return ~self.stop
-
-
-def tokenize(texts: Sequence[str]) -> Tokens:
-    """Tokenise ``texts`` (one per example) into flat arrays."""
-    n = len(texts)
-    per_doc = [_LEXEME.findall(t.lower()) for t in texts]
-    counts = np.fromiter(map(len, per_doc), dtype=np.int64, count=n)
-    flat = list(chain.from_iterable(per_doc))
-    hashes = np.fromiter(map(hash, flat), dtype=np.int64, count=len(flat))
-    lengths = np.fromiter(map(len, flat), dtype=np.int64, count=len(flat))
-    doc = np.repeat(np.arange(n), counts)
-    brk = sorted_isin(hashes, _break_hashes())
-    # A sentence starts at every example's first lexeme and after every break; breaks then leave the stream.
-    new = np.zeros(len(flat), dtype=bool)
-    offsets = np.cumsum(counts) - counts
-    new[offsets[counts > 0]] = True
-    new[1:] |= brk[:-1]
-    keep = np.flatnonzero(~brk)
-    sent_raw = np.cumsum(new)[keep]
-    # Renumber the sentences that kept a token as 0..S-1.
-    change = np.ones(keep.size, dtype=bool)
-    change[1:] = sent_raw[1:] != sent_raw[:-1]
-    sent = np.cumsum(change) - 1
-    doc = doc[keep]
-    h = hashes[keep]
-    return Tokens(
-        flat=flat,
-        where=keep,
-        hashes=h,
-        doc=doc,
-        sent=sent,
-        sent_doc=doc[change],
-        n_tokens=np.bincount(doc, minlength=n),
-        lengths=lengths[keep],
-        stop=sorted_isin(h, _stop_hashes()),
-    )
-
-
-def _numbers(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    per_doc = [_NUMBER.findall(_THOUSANDS.sub("", t)) for t in texts]
-    counts = np.fromiter(map(len, per_doc), dtype=np.int64, count=len(texts))
-    flat = list(chain.from_iterable(per_doc))
-    return np.fromiter(map(hash, flat), dtype=np.int64, count=len(flat)), np.repeat(np.arange(len(texts)), counts)
-
-
-def _keys(hashes: np.ndarray, doc: np.ndarray) -> np.ndarray:
-    """(example, token) keys: the token hash mixed with the example index (64-bit wrap-around is intended)."""
-    with np.errstate(over="ignore"):
-        return hashes ^ (doc.astype(np.int64) * _MIX)
-
-
-def _fraction(num: np.ndarray, den: np.ndarray, empty: float) -> np.ndarray:
-    out = np.full(np.shape(num), empty, dtype=np.float64)
-    np.divide(num, den, out=out, where=den > 0)
-    return out
-
-
 def _covered_fraction(a_hash, a_doc, c_keys_sorted, n) -> np.ndarray:
     """Per example: the fraction of the given answer token occurrences whose (example, token) key is in the context."""
-    hit = sorted_isin(_keys(a_hash, a_doc), c_keys_sorted)
-    return _fraction(np.bincount(a_doc, weights=hit, minlength=n), np.bincount(a_doc, minlength=n), 1.0)
-
-
-def _segment_max(values: np.ndarray, seg: np.ndarray, n: int, empty: float) -> np.ndarray:
-    out = np.full(n, -np.inf)
-    np.maximum.at(out, seg, values)
-    out[np.isneginf(out)] = empty
-    return out
-
-
-def _longest_run(supported: np.ndarray, doc: np.ndarray, n: int) -> np.ndarray:
-    """Longest run of consecutive True values within each example (``doc`` is non-decreasing)."""
-    if supported.size == 0:
-        return np.zeros(n)
-    pos = np.arange(supported.size)
-    start = np.ones(supported.size, dtype=bool)
-    start[1:] = doc[1:] != doc[:-1]
-    # A run restarts after every unsupported token and at each example's first token.
-    reset = np.where(~supported, pos + 1, np.where(start, pos, 0))
-    run = np.where(supported, pos - np.maximum.accumulate(reset) + 1, 0)
-    return _segment_max(run.astype(np.float64), doc, n, 0.0)
-
-
-def _block_max(a_rows, a_cols, a_vals, c_rows, c_cols, c_vals, n_a: int, n_c: int) -> np.ndarray:
-    """For every answer row, the largest dot product with a context row (0 where none shares a column).
-
-    Columns are (example, term) keys, so rows of different examples never share one: a join on the column pairs
-    every answer entry with the context entries of the same key, the products are summed per (answer row, context
-    row) and the maximum is taken per answer row. Pure NumPy: cheap for one record as for a batch.
-    """
-    best = np.zeros(n_a)
-    if a_rows.size == 0 or c_rows.size == 0:
-        return best
-    order = np.argsort(c_cols, kind="stable")
-    c_cols, c_rows, c_vals = c_cols[order], c_rows[order], c_vals[order]
-    lo = np.searchsorted(c_cols, a_cols, side="left")
-    hi = np.searchsorted(c_cols, a_cols, side="right")
-    count = hi - lo
-    if count.sum() == 0:
-        return best
-    a_idx = np.repeat(np.arange(a_rows.size), count)
-    # positions lo, lo+1, ..., hi-1 for every answer entry, laid end to end
-    offsets = np.arange(a_idx.size) - np.repeat(np.cumsum(count) - count, count)
-    c_idx = np.repeat(lo, count) + offsets
-    pair = a_rows[a_idx].astype(np.int64) * np.int64(n_c) + c_rows[c_idx]
-    keys, inverse = np.unique(pair, return_inverse=True)
-    dots = np.bincount(inverse.ravel(), weights=a_vals[a_idx] * c_vals[c_idx], minlength=keys.size)
-    np.maximum.at(best, keys // n_c, dots)
-    return best
-
-
-def _lcs_bit_parallel(a: np.ndarray, c: np.ndarray) -> int:
-    """LCS length of two token-hash arrays with one machine-word-parallel pass over ``a`` (Hyyro 2004).
-
-    Context positions are the bits of one Python integer, so each answer token costs a few big-integer operations;
-    the match masks are built with NumPy (one ``packbits`` per distinct answer token).
-    """
-    masks = {}
-    for tok in uniq(a).tolist():
-        bits = np.packbits(c == tok, bitorder="little")
-        masks[tok] = int.from_bytes(bits.tobytes(), "little")
-    full = (1 << c.size) - 1
-    v = full
-    for tok in a.tolist():
-        u = v & masks[tok]
-        v = ((v + u) | (v - u)) & full
-    return c.size - bin(v).count("1")
-
-
-def _lcs_lengths(a_seqs: list[np.ndarray], c_seqs: list[np.ndarray]) -> np.ndarray:
-    """LCS length of each (answer, context) pair of token-hash arrays; a bucket of pairs advances together.
-
-    Row recurrence: ``L_i[j] = cummax_j(max(L_{i-1}[j], L_{i-1}[j-1] + [a_i == c_j]))``. A bucket of one pair (a
-    single record, the tail of a batch) takes the bit-parallel pass instead, which is cheaper for one pair.
-    """
-    n = len(a_seqs)
-    out = np.zeros(n, dtype=np.int64)
-    a_len = np.fromiter(map(len, a_seqs), dtype=np.int64, count=n)
-    c_len = np.fromiter(map(len, c_seqs), dtype=np.int64, count=n)
-    order = np.lexsort((a_len, c_len))
-    order = order[(a_len[order] > 0) & (c_len[order] > 0)]
-    for b in range(0, order.size, _LCS_BUCKET):
-        idx = order[b : b + _LCS_BUCKET]
-        if idx.size == 1:
-            out[idx[0]] = _lcs_bit_parallel(a_seqs[idx[0]], c_seqs[idx[0]])
-            continue
-        m, k = int(c_len[idx].max()), int(a_len[idx].max())
-        A = np.full((idx.size, k), 1, dtype=np.int64)
-        C = np.full((idx.size, m), 0, dtype=np.int64)
-        a_pad = np.zeros((idx.size, k), dtype=bool)
-        for r, i in enumerate(idx):
-            A[r, : a_len[i]] = a_seqs[i]
-            C[r, : c_len[i]] = c_seqs[i]
-            a_pad[r, a_len[i] :] = True
-        # Padding never matches: padded context slots hold 0 and padded answer slots are masked.
-        c_pad = np.arange(m)[None, :] >= c_len[idx][:, None]
-        prev = np.zeros((idx.size, m + 1), dtype=np.int32)
-        for step in range(k):
-            match = (C == A[:, step : step + 1]) & ~c_pad & ~a_pad[:, step : step + 1]
-            tmp = np.maximum(prev[:, 1:], prev[:, :-1] + match)
-            np.maximum.accumulate(tmp, axis=1, out=prev[:, 1:])
-        out[idx] = prev[:, -1]
-    return out
+    hit = sorted_isin(example_keys(a_hash, a_doc), c_keys_sorted)
+    return fraction(np.bincount(a_doc, weights=hit, minlength=n), np.bincount(a_doc, minlength=n), 1.0)
 
 
 class Batch:
@@ -340,13 +136,13 @@ class Batch:
     def context_keys(self) -> np.ndarray:
         """Sorted distinct (example, token) keys of every context token."""
         c = self.contexts
-        return uniq(_keys(c.hashes, c.doc))
+        return uniq(example_keys(c.hashes, c.doc))
 
     @cached_property
     def answer_content_keys(self) -> np.ndarray:
         """Sorted distinct (example, token) keys of the answer's non-stopword tokens."""
         a = self.answers
-        return uniq(_keys(a.hashes[a.content], a.doc[a.content]))
+        return uniq(example_keys(a.hashes[a.content], a.doc[a.content]))
 
     @cached_property
     def coverage(self) -> np.ndarray:
@@ -364,23 +160,23 @@ class Batch:
 
         a_keys = self.answer_content_keys
         a_docs = _owner(a_keys, a.hashes[am], a.doc[am])
-        c_keys, c_first = uniq_first(_keys(c.hashes[cm], c.doc[cm]))
-        q_keys, q_first = uniq_first(_keys(q.hashes[qm], q.doc[qm]))
+        c_keys, c_first = np.unique(example_keys(c.hashes[cm], c.doc[cm]), return_index=True)
+        q_keys, q_first = np.unique(example_keys(q.hashes[qm], q.doc[qm]), return_index=True)
         q_docs = q.doc[qm][q_first]
         ac_inter = np.bincount(a_docs[sorted_isin(a_keys, c_keys)], minlength=n)
         qa_inter = np.bincount(q_docs[sorted_isin(q_keys, a_keys)], minlength=n)
         a_size = np.bincount(a_docs, minlength=n)
         c_size = np.bincount(c.doc[cm][c_first], minlength=n)
         q_size = np.bincount(q_docs, minlength=n)
-        ac_jacc = _fraction(ac_inter, a_size + c_size - ac_inter, 0.0)
-        qa_jacc = _fraction(qa_inter, q_size + a_size - qa_inter, 0.0)
+        ac_jacc = fraction(ac_inter, a_size + c_size - ac_inter, 0.0)
+        qa_jacc = fraction(qa_inter, q_size + a_size - qa_inter, 0.0)
 
-        supported = sorted_isin(_keys(a.hashes, a.doc), self.context_keys)
-        run = _fraction(_longest_run(supported, a.doc, n), a.n_tokens, 0.0)
+        supported = sorted_isin(example_keys(a.hashes, a.doc), self.context_keys)
+        run = fraction(longest_run(supported, a.doc, n), a.n_tokens, 0.0)
 
-        a_num, a_num_doc = _numbers([t[2] for t in self.triples])
-        c_num, c_num_doc = _numbers([t[1] for t in self.triples])
-        num_cov = _covered_fraction(a_num, a_num_doc, uniq(_keys(c_num, c_num_doc)), n)
+        a_num, a_num_doc = numbers([t[2] for t in self.triples])
+        c_num, c_num_doc = numbers([t[1] for t in self.triples])
+        num_cov = _covered_fraction(a_num, a_num_doc, uniq(example_keys(c_num, c_num_doc)), n)
         num_count = np.bincount(a_num_doc, minlength=n)
 
         return np.column_stack(
@@ -403,8 +199,8 @@ class Batch:
         am, cm = a.content, c.content
         keys = self.answer_content_keys
         # Columns are the answer's distinct (example, token) keys; other context tokens cannot overlap.
-        a_cols = np.searchsorted(keys, _keys(a.hashes[am], a.doc[am]))
-        c_all = _keys(c.hashes[cm], c.doc[cm])
+        a_cols = np.searchsorted(keys, example_keys(a.hashes[am], a.doc[am]))
+        c_all = example_keys(c.hashes[cm], c.doc[cm])
         c_in = sorted_isin(c_all, keys)
         c_cols = np.searchsorted(keys, c_all[c_in])
         # One entry per distinct (sentence, token): binary sets on both sides.
@@ -413,41 +209,37 @@ class Batch:
         c_pairs = uniq(c.sent[cm][c_in] * width + c_cols)
         a_rows, c_rows = a_pairs // width, c_pairs // width
         n_as, n_cs = a.sent_doc.size, c.sent_doc.size
-        best = _block_max(
+        best = block_max(
             a_rows, a_pairs % width, np.ones(a_pairs.size), c_rows, c_pairs % width, np.ones(c_pairs.size), n_as, n_cs
         )
         size = np.bincount(a_rows, minlength=n_as)
         has = size > 0
         docs = a.sent_doc[has]
         frac = best[has] / size[has]
-        return _fraction(np.bincount(docs, weights=frac, minlength=n), np.bincount(docs, minlength=n), 1.0)
+        return fraction(np.bincount(docs, weights=frac, minlength=n), np.bincount(docs, minlength=n), 1.0)
 
     def rougel_risk(self) -> np.ndarray:
         """1 - LCS recall of the answer's non-stopword tokens against the context's (§II-C)."""
+        from rapidfuzz.distance import LCSseq
+
         a, c, n = self.answers, self.contexts, self.n
         am, cm = a.content, c.content
-        a_h, a_d = a.hashes[am], a.doc[am]
-        c_h, c_d = c.hashes[cm], c.doc[cm]
-        # Tokens that cannot match never change an LCS: drop them on both sides before the programme.
-        a_keep = sorted_isin(_keys(a_h, a_d), self.context_keys)
-        c_keep = sorted_isin(_keys(c_h, c_d), self.answer_content_keys)
-        a_split = np.split(a_h[a_keep], np.cumsum(np.bincount(a_d[a_keep], minlength=n))[:-1])
-        c_split = np.split(c_h[c_keep], np.cumsum(np.bincount(c_d[c_keep], minlength=n))[:-1])
-        lcs = _lcs_lengths(a_split, c_split)
-        return 1.0 - _fraction(lcs, np.bincount(a_d, minlength=n), 1.0)
+        lcs = np.fromiter(map(LCSseq.similarity, _per_example(a.hashes[am], a.doc[am], n),
+                              _per_example(c.hashes[cm], c.doc[cm], n)), dtype=np.int64, count=n)
+        return 1.0 - fraction(lcs, np.bincount(a.doc[am], minlength=n), 1.0)
 
     def token_f1_risk(self) -> np.ndarray:
         """1 - token F1 between the bags of non-stopword tokens of answer and context (§II-C)."""
         a, c, n = self.answers, self.contexts, self.n
         am, cm = a.content, c.content
-        a_keys, a_first, a_cnt = uniq_counts(_keys(a.hashes[am], a.doc[am]))
-        c_keys, _, c_cnt = uniq_counts(_keys(c.hashes[cm], c.doc[cm]))
+        a_keys, a_first, a_cnt = np.unique(example_keys(a.hashes[am], a.doc[am]), return_index=True, return_counts=True)
+        c_keys, c_cnt = np.unique(example_keys(c.hashes[cm], c.doc[cm]), return_counts=True)
         hit = sorted_isin(a_keys, c_keys)
         c_pos = np.searchsorted(c_keys, a_keys[hit])
         overlap = np.bincount(a.doc[am][a_first][hit], weights=np.minimum(a_cnt[hit], c_cnt[c_pos]), minlength=n)
-        recall = _fraction(overlap, np.bincount(a.doc[am], minlength=n), 0.0)
-        precision = _fraction(overlap, np.bincount(c.doc[cm], minlength=n), 0.0)
-        return 1.0 - _fraction(2 * precision * recall, precision + recall, 0.0)
+        recall = fraction(overlap, np.bincount(a.doc[am], minlength=n), 0.0)
+        precision = fraction(overlap, np.bincount(c.doc[cm], minlength=n), 0.0)
+        return 1.0 - fraction(2 * precision * recall, precision + recall, 0.0)
 
     def tfidf_risks(self, space: TfidfSpace) -> tuple[np.ndarray, np.ndarray]:
         """(1 - cosine(answer, context), max over answer sentences of 1 - best cosine with a context sentence)."""
@@ -462,14 +254,14 @@ class Batch:
         doc_risk = 1.0 - np.bincount(ad_r[hit], weights=dots, minlength=n)
 
         n_as, n_cs = a.sent_doc.size, c.sent_doc.size
-        best = _block_max(
+        best = block_max(
             as_r, a.sent_doc[as_r] * width + as_c, as_v, cs_r, c.sent_doc[cs_r] * width + cs_c, cs_v, n_as, n_cs
         )
         # A sentence of stop words only ("It is.") asserts nothing: skip it. A sentence whose words are all outside
         # the fitted vocabulary has a zero vector and risk 1, as with scikit-learn.
         eligible = (a.lengths >= 2) & a.content
         has_terms = np.bincount(a.sent[eligible], minlength=n_as) > 0
-        sent_risk = _segment_max(1.0 - best[has_terms], a.sent_doc[has_terms], n, np.nan)
+        sent_risk = segment_max(1.0 - best[has_terms], a.sent_doc[has_terms], n, np.nan)
         return doc_risk, np.where(np.isnan(sent_risk), doc_risk, sent_risk)
 
     def enhanced(self, space: TfidfSpace) -> np.ndarray:
@@ -478,11 +270,15 @@ class Batch:
         return np.column_stack([self.rougel_risk(), self.token_f1_risk(), doc_risk, sent_risk])
 
 
+def _per_example(hashes: np.ndarray, doc: np.ndarray, n: int) -> list[list[int]]:
+    """The token hashes of each example, in text order (``doc`` is non-decreasing)."""
+    return [part.tolist() for part in np.split(hashes, np.cumsum(np.bincount(doc, minlength=n))[:-1])]
+
+
 def _owner(sorted_keys: np.ndarray, hashes: np.ndarray, doc: np.ndarray) -> np.ndarray:
     """The example of each sorted distinct key, given the tokens it was built from."""
-    keys = _keys(hashes, doc)
     owner = np.empty(sorted_keys.size, dtype=np.int64)
-    owner[np.searchsorted(sorted_keys, keys)] = doc
+    owner[np.searchsorted(sorted_keys, example_keys(hashes, doc))] = doc
     return owner
 
 
@@ -505,4 +301,4 @@ def fit_tfidf(X: Sequence[Any]) -> TfidfSpace:
     """Fit the §II-C TF-IDF space on a training set: its distinct contexts and all its answers."""
     triples = as_triples(X)
     contexts = list(dict.fromkeys(t[1] for t in triples))
-    return TfidfSpace.fit(tokenize(contexts + [t[2] for t in triples]))
+    return TfidfSpace.fit(contexts + [t[2] for t in triples])

@@ -8,7 +8,7 @@
 ``X`` is a sequence of input records (``context``, ``answer``, optional ``question``) or ``(question, context,
 answer)`` tuples; ``y`` marks unfaithful answers. ``decision_function`` and ``predict_proba[:, 1]`` are risk scores
 (larger = more likely unfaithful). Learned parameters are plain arrays (``mean_``, ``scale_``, ``coef_``,
-``intercept_``, and for E the ``tfidf_`` vocabulary), which is what :mod:`rt4chart.gate.io` saves.
+``intercept_``, and for E the ``tfidf_`` vocabulary), which is what :mod:`rt4chart.gate.persist` saves.
 """
 
 from __future__ import annotations
@@ -128,28 +128,28 @@ class _LinearGate(_GateBase):
         """Standardise ``F`` and fit the logistic regression: ``fit`` after feature extraction, for callers that
         computed the feature matrix once (columns in :attr:`feature_names` order)."""
         from sklearn.linear_model import LogisticRegression
+        from sklearn.preprocessing import StandardScaler
 
         classes, yi = _labels(y, F.shape[0])
-        mean = F.mean(axis=0)
-        scale = F.std(axis=0)
-        scale[scale == 0] = 1.0  # a constant feature carries no information; keep it finite (as StandardScaler)
+        scaler = StandardScaler().fit(F)  # a constant feature gets scale 1
         lr = LogisticRegression(
             C=self.C,
             class_weight=self.class_weight,
             max_iter=self.max_iter,
             solver="lbfgs",
             random_state=self.random_state,
-        ).fit((F - mean) / scale, yi)
+        ).fit(scaler.transform(F), yi)
         self.classes_ = classes
-        self.mean_ = mean
-        self.scale_ = scale
+        self.mean_ = scaler.mean_
+        self.scale_ = scaler.scale_
         self.coef_ = lr.coef_.ravel().copy()
         self.intercept_ = float(lr.intercept_[0])
         self.n_iter_ = int(lr.n_iter_[0])
         return self
 
     def decision_features(self, F: np.ndarray) -> np.ndarray:
-        """Logit of the risk from a feature matrix whose columns follow :attr:`feature_names`."""
+        """Logit of the risk from a feature matrix whose columns follow :attr:`feature_names` (standardised as
+        ``StandardScaler.transform`` does, with the stored ``mean_`` and ``scale_``)."""
         return ((F - self.mean_) / self.scale_) @ self.coef_ + self.intercept_
 
     def decision_function(self, X: Sequence[Any]) -> np.ndarray:

@@ -1,11 +1,13 @@
-"""The §II-C TF-IDF space, fitted and applied on token arrays instead of strings.
+"""The §II-C TF-IDF space: fitted with scikit-learn, applied on the gate's token arrays.
 
 It is the model of ``TfidfVectorizer(token_pattern=r"[^\\W_]{2,}", stop_words="english", ngram_range=(1, 2),
-min_df=1, norm="l2")`` (scikit-learn English stop words, L2-normalised unigram+bigram vectors, smooth IDF) — the
-tests check that vocabulary, IDF and vectors match scikit-learn's — but it reuses the gate's tokenisation, so a text
-is tokenised once for every feature, and turns n-grams into 64-bit keys so transforming a batch is a few sorts and a
-sparse matrix build with no Python code per token. Bigrams are formed after stop-word removal, inside a document
-for document vectors and inside a sentence for sentence vectors, as scikit-learn would on those strings.
+min_df=1, norm="l2")`` (scikit-learn English stop words, L2-normalised unigram+bigram vectors, smooth IDF). The
+vocabulary and document frequencies are learned by scikit-learn's ``CountVectorizer`` with those settings (terms in
+its sorted order); vectors are computed here from the gate's tokenisation, so a text is tokenised once for every
+feature, with n-grams turned into 64-bit keys so that transforming a batch is a few sorts and a sparse matrix build
+with no Python code per token — and so that sentence vectors come from the same pass (the tests check vectors and
+IDF against scikit-learn's). Bigrams are formed after stop-word removal, inside a document for document vectors and
+inside a sentence for sentence vectors, as scikit-learn would on those strings.
 
 Only the vocabulary strings and their document frequencies are learned state; the 64-bit keys are recomputed in the
 running process (``hash`` of a string is salted per process), so saved models never depend on hash values.
@@ -17,8 +19,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..errors import InputError
-from ._arrays import uniq_counts, uniq_first
+from ..errors import InputError, MissingDependencyError
 
 __all__ = ["TfidfSpace"]
 
@@ -76,22 +77,21 @@ class TfidfSpace:
         return keys[order], order
 
     @classmethod
-    def fit(cls, tokens) -> "TfidfSpace":
-        """Learn vocabulary and document frequencies from a tokenised corpus (one row per document)."""
-        keys, rows, first, second = term_stream(tokens.hashes, tokens.lengths, tokens.stop, tokens.doc)
-        # Document frequency = number of distinct (document, term) pairs per term.
-        with np.errstate(over="ignore"):
-            pair = keys ^ (rows.astype(np.int64) * np.int64(0x2545F4914F6CDD1D))
-        _, pair_first = uniq_first(pair)
-        _, inv_first, df = uniq_counts(keys[pair_first])
-        at = pair_first[inv_first]
-        flat, where = tokens.flat, tokens.where
-        # Fit-time only: one string per vocabulary term, to save the model without hash values.
-        terms = [
-            flat[where[i]] if j < 0 else f"{flat[where[i]]} {flat[where[j]]}"
-            for i, j in zip(first[at].tolist(), second[at].tolist())
-        ]
-        return cls(terms, df, int(tokens.n_tokens.size))
+    def fit(cls, texts: Sequence[str]) -> "TfidfSpace":
+        """Learn vocabulary and document frequencies from a corpus (one text per document)."""
+        try:
+            from sklearn.feature_extraction.text import CountVectorizer
+        except ImportError as exc:  # pragma: no cover - exercised only without the extra
+            raise MissingDependencyError("scikit-learn", "gate") from exc
+
+        vectorizer = CountVectorizer(token_pattern=r"[^\W_]{2,}", stop_words="english", ngram_range=(1, 2),
+                                     binary=True, dtype=np.int64)
+        try:
+            present = vectorizer.fit_transform(texts)
+        except ValueError:  # "empty vocabulary": no text has a term outside the stop words
+            return cls([], np.zeros(0, dtype=np.int64), len(texts))
+        df = np.asarray(present.sum(axis=0)).ravel()
+        return cls(vectorizer.get_feature_names_out().tolist(), df, len(texts))
 
     @property
     def n_terms(self) -> int:
@@ -130,7 +130,7 @@ class TfidfSpace:
     def _entries(self, rows: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Distinct (row, col) entries with value ``tf * idf / ||row||``."""
         width = np.int64(self.n_terms + 1)
-        pair, _, tf = uniq_counts(rows.astype(np.int64) * width + cols)
+        pair, tf = np.unique(rows.astype(np.int64) * width + cols, return_counts=True)
         r, c = pair // width, pair % width
         v = tf * self.idf[c]
         norms = np.sqrt(np.bincount(r, weights=v**2)) if r.size else np.zeros(0)
