@@ -50,4 +50,17 @@ def test_explicit_evidence_gives_the_rows_of_its_text():
     for claim in ("The free trial lasts 30 days.", "Refunds are available for annual plans.", "It is free."):
         a, b = F.claim_rows(claim, ev, None, index=1), F.claim_rows(claim, CTX, None, index=1)
         assert a.matrix.tobytes() == b.matrix.tobytes() and a.rule == b.rule and a.assessment == b.assessment
-    assert F.sentence_texts(CTX) == ev.index.texts and F.evidence_numbers(CTX) == {"14", "12"}
+    assert [s.text for s in F.sentences_of(CTX)] == list(ev.index.texts) and ev.numbers == {"14", "12"}
+
+
+def test_a_text_is_read_for_its_call_alone(monkeypatch):
+    """``claim_rows`` keeps nothing between calls: each call given a text reads it again, a ``FeatureEvidence``
+    is read by none."""
+    built = []
+    init = F.FeatureEvidence.__init__
+    monkeypatch.setattr(F.FeatureEvidence, "__init__", lambda self, text: (built.append(text), init(self, text))[1])
+    ev = F.FeatureEvidence(CTX)
+    for _ in range(2):
+        F.claim_rows("The free trial lasts 30 days.", CTX, None)
+        F.claim_rows("The free trial lasts 30 days.", ev, None)
+    assert built == [CTX] * 3

@@ -15,7 +15,7 @@ import rt4chart
 from rt4chart import Claim, Label, Span, check_relation
 from rt4chart.cli import main
 from rt4chart.errors import ConfigError
-from rt4chart.evidence import is_remark
+from rt4chart.evidence import EditSentences, is_remark
 from rt4chart.judges import features as F
 from rt4chart.judges import local
 from rt4chart.judges.local import judge as J
@@ -148,6 +148,36 @@ def test_score_names_its_parts_and_a_reading_made_once_serves_both_passes():
     both = judge.score(claims, CTX, None, semantic=True, reading=reading)
     fresh = judge.score(claims, CTX, None, semantic=True)
     assert both.tagged == fresh.tagged and np.array_equal(both.claim_p, fresh.claim_p)
+
+
+def test_the_judge_reads_each_evidence_text_once_and_passes_what_it_read(monkeypatch):
+    """One ``FeatureEvidence`` per evidence text, built by the judge and handed to the features, the rules,
+    ``one_edit`` (its ``EditSentences``) and the tagger; the next claims judged against the same text reuse it."""
+    built, edits, shared, encoded = [], [], [], []
+    init = F.FeatureEvidence.__init__
+    monkeypatch.setattr(F.FeatureEvidence, "__init__", lambda self, text: (built.append(text), init(self, text))[1])
+    one_edit, shares = J.one_edit, R.shares_something
+    monkeypatch.setattr(J, "one_edit", lambda claim, sentences: edits.append(sentences) or one_edit(claim, sentences))
+    monkeypatch.setattr(R, "shares_something", lambda text, ev: shared.append(ev) or shares(text, ev))
+    judge = local.LocalJudge()
+    encoder = judge._models.tagger.encoder
+    encode = encoder.encode_claims
+    monkeypatch.setattr(encoder, "encode_claims", lambda q, ev, texts: encoded.append(ev) or encode(q, ev, texts))
+    claims = [_claim("The free trial lasts 14 days."), _claim("The Pro plan costs 99 dollars a month.", 1),
+              _claim("If you have any further questions, feel free to ask.", 2)]
+    chunk = "The free trial lasts 14 days."
+
+    async def passes() -> None:
+        await judge.judge(claims, chunk, question=None, stage="local")
+        await judge.judge(claims, CTX, question=None, stage="local")
+        await judge.judge(claims, CTX, question=None, stage="global")
+        await judge.judge(claims[:2], CTX, question=None, stage="global")
+
+    asyncio.run(passes())
+    assert built == [chunk, CTX]
+    assert edits and all(isinstance(e, EditSentences) for e in edits)
+    assert shared and encoded and all(type(e) is F.FeatureEvidence for e in shared + encoded)
+    assert {id(e) for e in encoded} == {id(judge.evidence(CTX))} and built == [chunk, CTX]
 
 
 def test_the_judge_works_off_the_event_loop_and_keeps_the_last_few_claim_sets_only(monkeypatch):

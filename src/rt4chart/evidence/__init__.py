@@ -6,7 +6,8 @@
 - ``EvidenceIndex``: the sentences of one evidence text with their word keys and numbers, built once per text and
   passed to whoever reads it;
 - ``assess`` -> ``Assessment`` (threshold-free), decided by ``rule_of`` under ``Thresholds`` into a ``Rule``;
-- ``one_edit`` -> ``Edit``: a claim that copies an evidence sentence but for one edit that changes what it says.
+- ``one_edit`` -> ``Edit``: a claim that copies an evidence sentence but for one edit that changes what it says,
+  read against ``EditSentences`` (``EvidenceIndex.edits``).
 
 Layering: above ``rt4chart.text``, below ``rt4chart.audit`` and ``rt4chart.judges``.
 """
@@ -16,6 +17,7 @@ from .claims import (
     CAMEL, ClaimReading, claim_numbers, content_forms, is_remark, negated, normalised_numbers, question_keys,
     read_claim, word_key,
 )
+from .edit_words import EditSentences
 from .edits import Edit, one_edit
 from .index import EvidenceIndex
 from .words import (
@@ -24,9 +26,9 @@ from .words import (
 )
 
 __all__ = [
-    "Assessment", "CAMEL", "ClaimReading", "Edit", "EvidenceIndex", "Kind", "NEGATIONS", "NUMBER", "NUMBER_WORDS",
-    "Rule", "STOPWORDS", "TOKEN", "Thresholds", "assess", "capitalised_names", "claim_numbers", "clean_number",
-    "content_forms", "content_word_map", "content_words", "has_negation", "is_remark", "negated",
+    "Assessment", "CAMEL", "ClaimReading", "Edit", "EditSentences", "EvidenceIndex", "Kind", "NEGATIONS", "NUMBER",
+    "NUMBER_WORDS", "Rule", "STOPWORDS", "TOKEN", "Thresholds", "assess", "capitalised_names", "claim_numbers",
+    "clean_number", "content_forms", "content_word_map", "content_words", "has_negation", "is_remark", "negated",
     "normalised_numbers", "numbers", "one_edit", "question_keys", "read_claim", "rule_of", "stem", "tokens",
     "word_key",
 ]

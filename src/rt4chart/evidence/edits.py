@@ -228,12 +228,15 @@ def one_edit(claim: str, sentences: Union[EditSentences, Sequence[str]]) -> Opti
       content words.
 
     A sentence-initial capital says nothing, and a paraphrase rarely keeps both neighbours of a name while changing
-    it. How often this fires on RAGTruth train, and how often rightly: ``docs/results/local_judge.md``."""
+    it. How often this fires on RAGTruth train, and how often rightly: ``docs/results/local_judge.md``.
+
+    ``sentences``: the evidence sentences as ``EditSentences`` (an ``EvidenceIndex``'s ``edits``), which keep what
+    they work out for the next claim; sentence texts are read for this call alone."""
     cw, words, negates, plain, kinds = _claim_edit_words(claim)
     if len(cw) < 2:
         return None
     if not isinstance(sentences, EditSentences):
-        sentences = _edit_sentences(tuple(sentences))
+        sentences = EditSentences(sentences)
     vocabulary = sentences.vocabulary
     # names, number words and contrast words of the claim found nowhere in the evidence, in the order they are tried
     runs = [(kind, i, j) for kind, test in _KINDS.items() if kind in kinds for i, j in _runs(words, vocabulary, test)
@@ -258,10 +261,3 @@ def _claim_edit_words(claim: str) -> tuple[tuple[tuple[str, int, int], ...], tup
     plain = not any(w in NEGATIONS or w.endswith("n't") or w in _SOFT_NEGATIONS for w in low)
     kinds = frozenset(kind for kind, test in _KINDS.items() if any(test(w) for w in words[1:]))
     return cw, words, any(w in _VERB_NEGATIONS or w.endswith("n't") for w in low), plain, kinds
-
-
-@lru_cache(maxsize=16)
-def _edit_sentences(sentences: tuple[str, ...]) -> EditSentences:
-    """``EditSentences`` of sentences given as texts (the last 16 tuples): one claim after another is read against
-    the same sentences. A caller that holds an ``EvidenceIndex`` passes its ``edits`` instead."""
-    return EditSentences(sentences)

@@ -17,7 +17,8 @@ The same function builds the training rows (``scripts/train_local_judge.py``) an
 sees at run time exactly what it saw in training. ``FEATURES`` names the columns (``CLAIM_MODEL_FEATURES`` those of
 the claim model's rows, ``claim_matrix``), and each group of columns is written where its names stand; ``VERSION``
 changes whenever a feature changes meaning, and a model trained on another version is refused. The evidence is
-read once per text (``FeatureEvidence``; ``evidence_of`` keeps the last 64 given as strings).
+read once per text: the caller builds its ``FeatureEvidence`` and passes it to ``claim_rows`` for every claim (a text
+given instead is read for that call alone; nothing is kept between calls).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from ..evidence import (
     CAMEL, STOPWORDS, TOKEN, Assessment, EvidenceIndex, Kind, Rule, Thresholds, assess, claim_numbers,
     normalised_numbers, question_keys, rule_of, stem, tokens, word_key,
 )
+from ..text.segment import split_sentences
 
 VERSION = 3
 
@@ -80,7 +82,7 @@ _RECORD_COLUMNS = _columns(FEATURES, RECORD_FEATURES)
 class WordRows:
     """Feature rows of one claim: ``spans[i]`` is word i's ``(start, end)`` in the claim text; ``assessment`` and
     ``rule`` are the lexical judge's view of the claim (the judge takes its evidence sentences from them: their
-    sentence numbers index ``sentence_texts`` of the evidence)."""
+    sentence numbers index ``index.texts`` of the ``FeatureEvidence``)."""
 
     spans: tuple[tuple[int, int], ...]
     matrix: np.ndarray  # (words, len(FEATURES)) float32
@@ -117,26 +119,10 @@ class FeatureEvidence:
                        float(text.count("{") + text.count("[") > 3))
 
 
-@lru_cache(maxsize=64)
-def evidence_of(text: str) -> FeatureEvidence:
-    """``FeatureEvidence`` of an evidence text given as a string, for the last 64 texts: the answers to one context
-    come one after another, and each claim of an answer is read against the same chunks and context."""
-    return FeatureEvidence(text)
-
-
 def sentences_of(text: str) -> list:
-    """The sentences of an evidence text, as indexed for the features (``Sentence`` objects)."""
-    return evidence_of(text).index.sentences
-
-
-def sentence_texts(text: str) -> tuple[str, ...]:
-    """The texts of ``sentences_of(text)`` (kept by the index: one tuple per evidence text)."""
-    return evidence_of(text).index.texts
-
-
-def evidence_numbers(text: str) -> frozenset[str]:
-    """Every number of an evidence text, normalised as ``claim_numbers`` normalises a claim's."""
-    return evidence_of(text).index.all_numbers
+    """The sentences of an evidence text as the features split it (``Sentence`` objects; a ``FeatureEvidence``
+    holds them as ``index.sentences``)."""
+    return split_sentences(text)
 
 
 def _word_key(tok: str) -> Optional[str]:
@@ -254,10 +240,10 @@ def _claim_words(claim: str) -> _ClaimWords:
 
 def claim_rows(claim: str, evidence: Union[str, FeatureEvidence], question: Optional[str], *, index: int = 0,
                sentence: int = 0, start: int = 0) -> WordRows:
-    """Feature rows for every word of ``claim`` read against ``evidence``, a text (``evidence_of``) or its
-    ``FeatureEvidence`` (see the module docstring). ``index``, ``sentence`` and ``start``: the claim's number, its
-    answer sentence and that sentence's offset in the answer."""
-    ev = evidence_of(evidence) if isinstance(evidence, str) else evidence
+    """Feature rows for every word of ``claim`` read against ``evidence``, its ``FeatureEvidence`` (a text is read
+    here, for this claim alone; see the module docstring). ``index``, ``sentence`` and ``start``: the claim's number,
+    its answer sentence and that sentence's offset in the answer."""
+    ev = evidence if isinstance(evidence, FeatureEvidence) else FeatureEvidence(evidence)
     cw = _claim_words(claim)
     spans = cw.spans
     n = len(spans)

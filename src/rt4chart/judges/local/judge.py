@@ -7,8 +7,9 @@ import asyncio
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, NamedTuple, Optional, Sequence
+from typing import Any, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
 
@@ -21,6 +22,12 @@ from . import tagger as T
 from .models import MODEL_NAME, Prediction, is_available, load, model_dir
 from .spans import word_spans
 
+#: an evidence text, or what the features read of it (``features.FeatureEvidence``)
+Evidence = Union[str, F.FeatureEvidence]
+
+#: evidence texts whose ``FeatureEvidence`` a judge keeps (``LocalJudge.evidence``): the answers to one context come
+#: one after another in a batch or an eval, and a context's chunks and the context itself are judged in turn
+EVIDENCE = 64
 #: claim sets whose reading and decisions a judge keeps (``_Recent``): the local and the global pass of one record
 #: read the same claims against the same text when the context is a single chunk
 RECENT = 8
@@ -62,8 +69,10 @@ class _Key(NamedTuple):
 
 @dataclass
 class _Entry:
-    """One claim set's reading and the judgments made from it, by whether the semantic stage was asked for."""
+    """One claim set's evidence, its reading and the judgments made from it, by whether the semantic stage was
+    asked for."""
 
+    evidence: F.FeatureEvidence
     reading: Reading
     judged: dict[bool, list[Judgment]] = field(default_factory=dict)
 
@@ -96,7 +105,8 @@ class _Recent:
 
 
 class LocalJudge:
-    """Offline trained judge (see ``rt4chart.judges.local``). Shares one loaded model per process.
+    """Offline trained judge (see ``rt4chart.judges.local``). Shares one loaded model per process; reads each
+    evidence text once (``evidence``) and keeps the last ``EVIDENCE`` read.
 
     ``threads`` sizes the tagger's onnxruntime pool (default: the CPU count, at most 4); the tree models always take
     one thread. ``semantic=False`` keeps the trees alone (``--no-tagger``). ``directory``: a models folder (default:
@@ -131,45 +141,57 @@ class LocalJudge:
         # one pass at a time: feature building is pure Python (GIL-bound), so passes in parallel only thrash
         self._lock = threading.Lock()
         self._recent = _Recent()
+        self._evidence = lru_cache(maxsize=EVIDENCE)(F.FeatureEvidence)
 
     @property
     def card(self) -> dict[str, Any]:
         """The model card: training data, validation metrics, thresholds, versions."""
         return dict(self._models.card)
 
+    def evidence(self, text: str) -> F.FeatureEvidence:
+        """What the features read of an evidence text, built once per text: the judge keeps the last
+        ``EVIDENCE``, and passes it to the features, the rules, ``one_edit`` and the tagger."""
+        return self._evidence(text)
+
+    def _read(self, evidence: Evidence) -> F.FeatureEvidence:
+        return evidence if isinstance(evidence, F.FeatureEvidence) else self.evidence(evidence)
+
     @staticmethod
-    def rows(claims: Sequence[Claim], evidence: str, question: Optional[str]) -> list[F.WordRows]:
-        """The word feature rows of each claim against ``evidence``."""
-        return [F.claim_rows(c.text, evidence, question, index=c.index, sentence=c.sentence_index,
+    def rows(claims: Sequence[Claim], evidence: Evidence, question: Optional[str]) -> list[F.WordRows]:
+        """The word feature rows of each claim against ``evidence`` (a text is read once, for these claims)."""
+        ev = evidence if isinstance(evidence, F.FeatureEvidence) else F.FeatureEvidence(evidence)
+        return [F.claim_rows(c.text, ev, question, index=c.index, sentence=c.sentence_index,
                              start=c.answer_spans[0].start if c.answer_spans else 0) for c in claims]
 
-    def read(self, claims: Sequence[Claim], evidence: str, question: Optional[str]) -> Reading:
+    def read(self, claims: Sequence[Claim], evidence: Evidence, question: Optional[str]) -> Reading:
         """The claims' feature rows against ``evidence``, their ``rules.exempt`` mask and the trees' prediction."""
-        rows = self.rows(claims, evidence, question)
-        spared = R.exempt(claims, rows, evidence)
+        ev = self._read(evidence)
+        rows = self.rows(claims, ev, question)
+        spared = R.exempt(claims, rows, ev)
         return Reading(rows, spared, self._models.predict(rows, spared=spared))
 
-    def score(self, claims: Sequence[Claim], evidence: str, question: Optional[str], *, semantic: bool = False,
+    def score(self, claims: Sequence[Claim], evidence: Evidence, question: Optional[str], *, semantic: bool = False,
               reading: Optional[Reading] = None) -> Scores:
         """Probabilities and rule flags of claims read together against ``evidence`` (``reading``: their
         ``read``, when already made). With ``semantic``, the tagger reads them unless the trees alone find them
         clearly supported (``rules.needs_tagger``)."""
+        ev = self._read(evidence)
         if reading is None:
-            reading = self.read(claims, evidence, question)
+            reading = self.read(claims, ev, question)
         rows, trees = reading.rows, reading.trees
         if not (semantic and self._models.has_tagger and rows) or not R.needs_tagger(
                 rows, trees.claim_p, trees.by_rule, calibrated=self._models.calibrator is not None):
             return Scores(rows, trees.word_p, trees.claim_p, trees.by_rule, tagged=False)
-        tagged = self._models.predict(rows, self.tag(claims, evidence, question, rows), spared=reading.spared)
+        tagged = self._models.predict(rows, self.tag(claims, ev, question, rows), spared=reading.spared)
         return Scores(rows, tagged.word_p, tagged.claim_p, tagged.by_rule, tagged=True)
 
-    def tag(self, claims: Sequence[Claim], evidence: str, question: Optional[str],
+    def tag(self, claims: Sequence[Claim], evidence: Evidence, question: Optional[str],
             rows: Sequence[F.WordRows]) -> list[np.ndarray]:
         """The tagger's P(hallucinated) of each word of each claim (``nan`` beyond its 512-token window)."""
         tagger = self._models.tagger
         if tagger is None:
             raise ConfigError("the local judge's tagger is not installed")
-        enc, starts = tagger.encoder.encode_claims(question, evidence, [c.text for c in claims])
+        enc, starts = tagger.encoder.encode_claims(question, self._read(evidence), [c.text for c in claims])
         token_p = tagger.probabilities(enc)
         return [T.word_probabilities(enc, token_p, start, r.spans) for start, r in zip(starts, rows)]
 
@@ -182,20 +204,21 @@ class LocalJudge:
         with self._lock:
             entry = self._recent.get(key)
             if entry is None:
-                entry = _Entry(self.read(claims, evidence, question))
+                ev = self.evidence(evidence)
+                entry = _Entry(ev, self.read(claims, ev, question))
                 self._recent.put(key, entry)
             if semantic not in entry.judged:
-                scores = self.score(claims, evidence, question, semantic=semantic, reading=entry.reading)
-                entry.judged[semantic] = self._judgments(claims, evidence, scores)
+                scores = self.score(claims, entry.evidence, question, semantic=semantic, reading=entry.reading)
+                entry.judged[semantic] = self._judgments(claims, entry.evidence, scores)
             return list(entry.judged[semantic])
 
-    def _judgments(self, claims: Sequence[Claim], evidence: str, scores: Scores) -> list[Judgment]:
+    def _judgments(self, claims: Sequence[Claim], ev: F.FeatureEvidence, scores: Scores) -> list[Judgment]:
         version = f"{MODEL_NAME}@{self._models.card.get('version', '?')}"
         if scores.tagged:
             version += f"+tagger@{self._models.tagger_card.get('version', '?')}"
         threshold, word_threshold = self._cuts[scores.tagged]
         out = []
-        texts = F.sentence_texts(evidence)
+        texts = ev.index.texts
         for claim, rows_i, wp, q, forced in zip(claims, scores.rows, scores.word_p, scores.claim_p, scores.by_rule):
             a = rows_i.assessment
             q = float(q)
@@ -209,7 +232,7 @@ class LocalJudge:
                 continue
             if forced:
                 q = max(q, threshold)  # a number swap or negation flip: flagged, the score agrees
-            edit = None if forced else one_edit(claim.text, texts)
+            edit = None if forced else one_edit(claim.text, ev.index.edits)
             if edit is not None:  # an evidence sentence copied but for one edit: flagged, whatever the model says
                 q = max(q, threshold)
                 out.append(Judgment(label=Label.CONTRADICTED, evidence=(texts[edit.sentence],), score=round(q, 4),

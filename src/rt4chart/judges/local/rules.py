@@ -7,14 +7,13 @@ constant has its value, and what the alternatives measured, is in docs/results/l
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from ...evidence import claim_numbers, is_remark
+from ...evidence import EvidenceIndex, claim_numbers, is_remark
 from ...types import Claim
 from .. import features as F
-from ..features import evidence_numbers
 
 #: a claim with at least this many content words, none of which occurs anywhere in the evidence, is baseless
 #: whatever the model says (``unseen_claims``)
@@ -49,21 +48,30 @@ def unseen_claims(claim_matrix: np.ndarray) -> np.ndarray:
             & (claim_matrix[:, col("c_content")] >= MIN_UNSEEN_WORDS))
 
 
-def shares_something(text: str, evidence: str) -> bool:
-    """Whether a claim that shares no content word with ``evidence`` is still not one that ``unseen_claims`` should
-    force to baseless: a remark (``is_remark``), or a claim whose numbers all occur in the evidence ("They operate
-    daily from 10:00 to 20:00" against a record's ``"10:0-20:0"``). The trees decide these."""
+def shares_something(text: str, evidence: Union[str, F.FeatureEvidence]) -> bool:
+    """Whether a claim that shares no content word with ``evidence`` (its ``FeatureEvidence``, or a text indexed here
+    when needed) is still not one that ``unseen_claims`` should force to baseless: a remark (``is_remark``), or a
+    claim whose numbers all occur in the evidence ("They operate daily from 10:00 to 20:00" against a record's
+    ``"10:0-20:0"``). The trees decide these."""
     if is_remark(text):
         return True
     numbers = claim_numbers(text)
-    return bool(numbers) and numbers <= evidence_numbers(evidence)
+    return bool(numbers) and numbers <= _numbers(evidence)
 
 
-def exempt(claims: Sequence[Claim], rows: Sequence[F.WordRows], evidence: str) -> np.ndarray:
-    """Which claims share no content word with the evidence but ``shares_something`` with it: exempt from
-    ``unseen_claims`` (only those claims are read: the others cannot be unseen)."""
-    return np.array([r.rule == "no-evidence" and shares_something(c.text, evidence) for c, r in zip(claims, rows)],
-                    dtype=bool)
+def _numbers(evidence: Union[str, F.FeatureEvidence]) -> frozenset[str]:
+    """Every number of the evidence, normalised as ``claim_numbers`` normalises a claim's."""
+    return evidence.numbers if isinstance(evidence, F.FeatureEvidence) else EvidenceIndex(evidence).all_numbers
+
+
+def exempt(claims: Sequence[Claim], rows: Sequence[F.WordRows], evidence: Union[str, F.FeatureEvidence]) -> np.ndarray:
+    """Which claims share no content word with the evidence (its ``FeatureEvidence``, or a text, indexed here at
+    most once) but ``shares_something`` with it: exempt from ``unseen_claims`` (only those claims are read: the
+    others cannot be unseen)."""
+    unseen = [r.rule == "no-evidence" for r in rows]
+    if isinstance(evidence, str) and any(unseen):
+        evidence = F.FeatureEvidence(evidence)
+    return np.array([u and shares_something(c.text, evidence) for c, u in zip(claims, unseen)], dtype=bool)
 
 
 def number_swaps(claim_matrix: np.ndarray) -> np.ndarray:

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
@@ -117,12 +117,15 @@ class Encoder:
         encode = self.tok.encode_batch if offsets else getattr(self.tok, "encode_batch_fast", self.tok.encode_batch)
         return encode(list(texts), add_special_tokens=False)
 
-    def encode_claims(self, question: Optional[str], evidence: str,
+    def encode_claims(self, question: Optional[str], evidence: Union[str, F.FeatureEvidence],
                       claims: Sequence[str]) -> tuple[Encoded, list[int]]:
-        """Encode claim texts against an evidence text split as the features split it; also where each claim starts
-        in the claims text. The judge, and both training scripts, build their inputs here."""
+        """Encode claim texts against an evidence text split as the features split it (its ``FeatureEvidence``'s
+        sentences, or the text's); also where each claim starts in the claims text. The judge, and both training
+        scripts, build their inputs here."""
         text, starts = claims_text(claims)
-        return self.encode(question, [s.text for s in F.sentences_of(evidence)], text), starts
+        sentences = evidence.index.texts if isinstance(evidence, F.FeatureEvidence) else \
+            [s.text for s in F.sentences_of(evidence)]
+        return self.encode(question, sentences, text), starts
 
     def encode(self, question: Optional[str], evidence_sentences: Sequence[str], text: str) -> Encoded:
         """Encode ``text`` (the claims text) against the evidence sentences and the question."""
