@@ -29,6 +29,7 @@ from functools import cached_property
 from typing import Any, Mapping, Sequence
 
 import numpy as np
+from rapidfuzz.distance import LCSseq
 
 from ..errors import InputError
 from ..io import join_context
@@ -220,8 +221,6 @@ class Batch:
 
     def rougel_risk(self) -> np.ndarray:
         """1 - LCS recall of the answer's non-stopword tokens against the context's (§II-C)."""
-        from rapidfuzz.distance import LCSseq
-
         a, c, n = self.answers, self.contexts, self.n
         am, cm = a.content, c.content
         lcs = np.fromiter(map(LCSseq.similarity, _per_example(a.hashes[am], a.doc[am], n),
