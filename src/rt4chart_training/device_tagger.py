@@ -1,30 +1,32 @@
-#!/usr/bin/env python3
 """Train the tagger's GPU stages in one call of a lent GPU machine (the ``device`` tool), and bring the results back.
 
-The tagger's ``train`` and ``oof`` stages (``scripts/train_local_tagger.py``) take about 50 hours on this machine's
+Run from the repository root (its ``.cache/`` and its working tree are what this reads and writes). The tagger's
+``train`` and ``oof`` stages (``python3 -m rt4chart_training.train_local_tagger``) take about 50 hours on this machine's
 2 CPU threads and about 7 minutes on one H200. A GPU is lent to some tasks only, for 15 minutes of device time in
 all, and one call may carry at most 64 MiB of working tree and bring back at most 8 files of 16 MiB each. This
 script fits the stages into those limits:
 
 1. ``pack`` (here, CPU): copies the stages' inputs into ``.cache/device`` (ignored by git, so it travels only when a
    call carries it): the base model as fp16 (45 MB, as the shipped tagger was trained) and the encodings made by
-   ``train_local_tagger.py --stage prepare``. It then adds up what the call would carry. The tracked files hold the
+   ``train_local_tagger --stage prepare``. It then adds up what the call would carry. The tracked files hold the
    shipped tagger (23 MB), which the stages do not read; when the total is over the limit, ``--empty-tagger``
    empties that file in the working tree (``unpack`` restores it with ``git checkout``).
-2. ``run`` (on the GPU machine, one call)::
+2. ``run`` (on the GPU machine, one call; the machine starts bare, so ``PYTHONPATH=src`` makes this package
+   importable there without installing rt4chart, which these stages do not read)::
 
-       run(command="python3 scripts/device_tagger.py run --out $OUT", carry=[".cache/device"], timeout_s=600)
+       run(command="PYTHONPATH=src python3 -m rt4chart_training.device_tagger run --out $OUT",
+           carry=[".cache/device"], timeout_s=600)
 
    runs ``oof`` (the three out-of-fold fine-tunings, about 4.5 minutes), then ``train`` (the shipped fine-tuning,
    about 2 minutes), each writing its results into ``--out`` as soon as it ends: the out-of-fold probabilities, the
    trained weights in pieces of at most 15 MiB, the training history, a manifest with each whole file's sha256,
    and the log. ``--stages oof`` runs one stage.
 3. ``unpack DIR`` (here): joins the pieces, checks them against the manifest, writes the files into
-   ``.cache/local_tagger`` (where ``train_local_tagger.py`` and ``train_local_judge.py --semantic`` look), and
+   ``.cache/local_tagger`` (where ``train_local_tagger`` and ``train_local_judge --semantic`` look), and
    restores an emptied tagger file. Then, on CPU::
 
-       python3 scripts/train_local_tagger.py --stage export --out-dir DIR   # a copy of the models folder
-       python3 scripts/train_local_judge.py --semantic --out-dir DIR
+       python3 -m rt4chart_training.train_local_tagger --stage export --out-dir DIR   # a copy of the models folder
+       python3 -m rt4chart_training.train_local_judge --semantic --out-dir DIR
 
 Every stage also runs on CPU (``run --device cpu --limit 32 --epochs 1`` is a smoke test of the whole path).
 """
@@ -40,11 +42,12 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts"))
+from .train_local_tagger import ENC_VERSION
 
-DEVICE_DIR = ROOT / ".cache" / "device"
-TAGGER_CACHE = ROOT / ".cache" / "local_tagger"
+#: paths in the repository root, the current directory
+DEVICE_DIR = Path(".cache") / "device"
+TAGGER_CACHE = Path(".cache") / "local_tagger"
+WORK_DIR = Path(".cache") / "device-work"
 SHIPPED_TAGGER = Path("src/rt4chart/judges/models/local_tagger.onnx")
 CARRY_LIMIT = 64 * 2**20  # what one device call may carry: tracked and untracked files, and the carried paths
 PIECE = 15 * 2**20  # a returned file may be 16 MiB
@@ -105,20 +108,21 @@ def join_files(src: Path, dest: Path) -> list[Path]:
 
 
 def carried_bytes(extra: Path) -> int:
-    """What a device call would carry: the working tree's tracked and untracked-not-ignored files, plus ``extra``."""
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+    """What a device call would carry: the working tree's tracked and untracked-not-ignored files (under the current
+    directory, the repository root), plus ``extra``."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
                             check=True, capture_output=True).stdout.decode().split("\0")
-    total = sum((ROOT / p).stat().st_size for p in listed if p and (ROOT / p).is_file())
+    total = sum(Path(p).stat().st_size for p in listed if p and Path(p).is_file())
     return total + sum(f.stat().st_size for f in extra.rglob("*") if f.is_file())
 
 
 def pack(args) -> None:
-    from train_local_tagger import ENC_VERSION, base_model_dir
+    from .train_local_tagger import base_model_dir
 
     enc = Path(args.cache_dir) / f"enc-v{ENC_VERSION}-{args.seed}-{args.max_len}.npz"
     if not enc.exists():
-        raise SystemExit(f"{enc} is missing: run `python3 scripts/train_local_tagger.py --stage prepare` first "
-                         "(CPU, a few minutes)")
+        raise SystemExit(f"{enc} is missing: run `python3 -m rt4chart_training.train_local_tagger --stage prepare` "
+                         "first (CPU, a few minutes)")
     out = Path(args.to)
     base = out / "minilm-fp16"
     base.mkdir(parents=True, exist_ok=True)
@@ -136,7 +140,7 @@ def pack(args) -> None:
     print(f"[pack] {out}: base model {(base / 'model.safetensors').stat().st_size / 1e6:.1f} MB, encodings "
           f"{enc.stat().st_size / 1e6:.1f} MB; a call carrying it sends {total / 2**20:.1f} MiB "
           f"(limit {CARRY_LIMIT / 2**20:.0f})")
-    tagger = ROOT / SHIPPED_TAGGER
+    tagger = SHIPPED_TAGGER
     if total > CARRY_LIMIT:
         if not args.empty_tagger:
             raise SystemExit(f"over the limit: add --empty-tagger to empty {SHIPPED_TAGGER} "
@@ -148,21 +152,19 @@ def pack(args) -> None:
               f" the call now sends {total / 2**20:.1f} MiB", flush=True)
         if total > CARRY_LIMIT:
             raise SystemExit("still over the limit: move other untracked files out of the working tree")
-    rel = out.relative_to(ROOT) if out.is_relative_to(ROOT) else out
-    print(f'[pack] next: run(command="python3 scripts/device_tagger.py run --out $OUT", carry=["{rel}"], '
-          "timeout_s=600)")
+    rel = out.resolve().relative_to(Path.cwd()) if out.resolve().is_relative_to(Path.cwd()) else out
+    print('[pack] next: run(command="PYTHONPATH=src python3 -m rt4chart_training.device_tagger run --out $OUT", '
+          f'carry=["{rel}"], timeout_s=600)')
 
 
 def run(args) -> None:
-    from train_local_tagger import ENC_VERSION
-
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     src, work = Path(args.from_dir), Path(args.work_dir)
     enc = f"enc-v{ENC_VERSION}-{args.seed}-{args.max_len}.npz"
     if not (src / enc).exists():
-        raise SystemExit(f"{src / enc} is missing: run `python3 scripts/device_tagger.py pack` here, and carry its "
-                         "folder into the call")
+        raise SystemExit(f"{src / enc} is missing: run `python3 -m rt4chart_training.device_tagger pack` here, and "
+                         "carry its folder into the call")
     work.mkdir(parents=True, exist_ok=True)  # the stages write here, not into the carried folder
     shutil.copyfile(src / enc, work / enc)
     log = (out / "log.txt").open("a")
@@ -190,9 +192,9 @@ def run(args) -> None:
         if stage not in results:
             raise SystemExit(f"--stages: unknown stage {stage!r} (oof, train)")
         t0 = time.time()
-        cmd = [sys.executable, "-u", str(ROOT / "scripts" / "train_local_tagger.py"), "--stage", stage] + common
+        cmd = [sys.executable, "-u", "-m", "rt4chart_training.train_local_tagger", "--stage", stage] + common
         say(f"[run] {' '.join(cmd)}")
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         for line in proc.stdout:
             say(line.rstrip())
         if proc.wait() != 0:
@@ -206,9 +208,9 @@ def run(args) -> None:
 def unpack(args) -> None:
     for path in join_files(Path(args.dir), Path(args.cache_dir)):
         print(f"[unpack] {path} ({path.stat().st_size / 1e6:.1f} MB, sha256 {sha256(path)[:12]})")
-    tagger = ROOT / SHIPPED_TAGGER
+    tagger = SHIPPED_TAGGER
     if tagger.exists() and tagger.stat().st_size == 0:
-        subprocess.run(["git", "checkout", "--", str(SHIPPED_TAGGER)], cwd=ROOT, check=True)
+        subprocess.run(["git", "checkout", "--", str(SHIPPED_TAGGER)], check=True)
         print(f"[unpack] restored {SHIPPED_TAGGER} ({tagger.stat().st_size / 2**20:.1f} MiB)")
 
 
@@ -223,7 +225,7 @@ def main() -> None:
     p = sub.add_parser("run", help="on the GPU machine: the oof and train stages, results into --out")
     p.add_argument("--out", required=True, help="the folder whose files come back ($OUT)")
     p.add_argument("--from-dir", default=str(DEVICE_DIR), help="what pack wrote")
-    p.add_argument("--work-dir", default=str(ROOT / ".cache" / "device-work"), help="where the stages write")
+    p.add_argument("--work-dir", default=str(WORK_DIR), help="where the stages write")
     p.add_argument("--stages", default="oof,train", help="comma-separated, in order (default oof,train)")
     p.add_argument("--device", default="cuda")
     p.add_argument("--epochs", type=int, default=4)

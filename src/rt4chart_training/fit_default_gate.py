@@ -1,6 +1,9 @@
 """Rebuild the shipped RAGScope-E gate: fit on the RAGTruth train split (15,090 answers, all three tasks).
 
-    python scripts/fit_default_gate.py [--data-root DIR] [--out src/rt4chart/gate/models/ragscope_e.v1.npz]
+    python3 -m rt4chart_training.fit_default_gate [--data-root DIR] [--out FILE]
+
+``--out`` defaults to the shipped gate in the installed package (``rt4chart/gate/models/ragscope_e.v1.npz``, the
+repository's ``src/rt4chart/gate/models`` with an editable install).
 
 Deterministic: the logistic regression uses lbfgs with random_state 13 and the TF-IDF vocabulary is fitted on the
 training split's distinct contexts and answers, so a rerun writes the same coefficients. The test split is never read.
@@ -10,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -17,14 +21,18 @@ import numpy as np
 from rt4chart.eval.datasets import load_ragtruth
 from rt4chart.gate import DEFAULT_GATE_FILE, RAGScopeE, save_gate
 
-DEFAULT_OUT = Path(__file__).resolve().parents[1] / "src" / "rt4chart" / "gate" / "models" / DEFAULT_GATE_FILE
+
+def shipped_gate_file() -> Path:
+    """Where the installed package keeps the shipped gate (package data)."""
+    return Path(str(resources.files("rt4chart.gate") / "models")) / DEFAULT_GATE_FILE
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-root", default=None, help="folder holding ragtruth/ (default: shared/data lookup)")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--out", type=Path, default=None, help="the gate file to write (default: the shipped one)")
     args = parser.parse_args()
+    args.out = args.out or shipped_gate_file()
 
     t0 = time.perf_counter()
     records = load_ragtruth("train", root=args.data_root)
@@ -35,7 +43,7 @@ def main() -> None:
         "data": "RAGTruth train split (wandb/RAGTruth-processed layout), all tasks",
         "n_records": len(X),
         "positive_rate": round(float(y.mean()), 4),
-        "script": "scripts/fit_default_gate.py",
+        "script": "python3 -m rt4chart_training.fit_default_gate",
     }
     path = save_gate(gate, args.out, provenance=provenance)
     print(

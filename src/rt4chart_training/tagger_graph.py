@@ -1,4 +1,4 @@
-"""The tagger's ONNX build after export: graph rewrites and quantization (used by ``train_local_tagger.py --stage
+"""The tagger's ONNX build after export: graph rewrites and quantization (used by ``train_local_tagger --stage
 export`` and ``benchmarks/tagger_graph_variants.py``; needs ``onnx``).
 
 ``fuse_attention`` replaces each self-attention core that the PyTorch export writes as plain ops::
@@ -168,7 +168,7 @@ def quantize_as_shipped(src: Path, dst: Path) -> None:
 def last_layer_rows(model: Any, name: str = "positions") -> None:
     """Rewrite ``model`` (an ``onnx.ModelProto`` whose attention is fused) in place so that its last layer computes
     only the rows the caller reads: a new int64 input ``name`` (token indices; the judge feeds
-    ``rt4chart.judges.tagger.ROWS_INPUT``, which is this default) picks the rows of the last layer's
+    ``rt4chart.judges.local.tagger.ROWS_INPUT``, which is this default) picks the rows of the last layer's
     input that go on to its query projection and its residual sum; its keys and values still read every token. The
     logits are then those of these rows, in their order, the same values the full graph gives there (up to float
     rounding; with dynamic int8 quantization the rows' own activation scale). The judge reads the claim tokens only

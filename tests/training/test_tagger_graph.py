@@ -1,7 +1,4 @@
-"""scripts/tagger_graph.py: the attention fusion that the tagger's export applies before quantizing."""
-
-import sys
-from pathlib import Path
+"""rt4chart_training.tagger_graph: the attention fusion that the tagger's export applies before quantizing."""
 
 import numpy as np
 import onnx
@@ -9,9 +6,7 @@ import onnxruntime as ort
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-
-from tagger_graph import fuse_attention, last_layer_rows  # noqa: E402
+from rt4chart_training.tagger_graph import fuse_attention, last_layer_rows
 
 HEADS, DIM = 2, 4
 HIDDEN = HEADS * DIM

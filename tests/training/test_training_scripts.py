@@ -1,16 +1,12 @@
-"""The training scripts' guards (the training itself is measured by running the scripts, see docs/results.md)."""
+"""The training package's guards (the training itself is measured by running its modules, see docs/results.md)."""
 
 import argparse
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from rt4chart.judges import local
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-import train_local_judge  # noqa: E402
+from rt4chart_training import device_tagger, train_local_judge
 
 
 def test_semantic_training_without_the_taggers_out_of_fold_probabilities_says_how_to_make_them(tmp_path):
@@ -24,8 +20,6 @@ def test_semantic_training_without_the_taggers_out_of_fold_probabilities_says_ho
 
 
 def test_device_results_come_back_in_pieces_and_are_checked_when_joined(tmp_path):
-    import device_tagger
-
     made, out, dest = tmp_path / "made", tmp_path / "out", tmp_path / "dest"
     made.mkdir()
     out.mkdir()

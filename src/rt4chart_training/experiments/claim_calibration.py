@@ -1,12 +1,12 @@
-#!/usr/bin/env python3
 """Reliability table of a judge's claim scores against RAGTruth gold spans, from an ``rt4chart eval run`` folder.
 
     rt4chart eval run --dataset ragtruth --split test --judge local -o runs/local-ship -q
-    python3 scripts/claim_calibration.py runs/local-ship [--split test]
+    python3 -m rt4chart_training.experiments.claim_calibration runs/local-ship [--split test]
 
-A claim counts as gold-hallucinated by ``claim_is_hallucinated`` of ``scripts/train_local_judge.py`` (gold spans
-cover a quarter of its answer span or 12 characters: the rule the judge trains on). Prints claims, mean score and observed rate per score bin, and the
-expected calibration error (ECE) over those bins. Claims without a score (unverified) are left out.
+A claim counts as gold-hallucinated by ``rt4chart_training.splits.claim_is_hallucinated`` (gold spans cover a
+quarter of its answer span or 12 characters: the rule the judge trains on). Prints claims, mean score and observed
+rate per score bin, and the expected calibration error (ECE) over those bins. Claims without a score (unverified)
+are left out.
 """
 
 from __future__ import annotations
@@ -16,10 +16,9 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+from rt4chart.eval.datasets import load_ragtruth
 
-from rt4chart.eval.datasets import load_ragtruth  # noqa: E402
-from train_local_judge import claim_is_hallucinated  # noqa: E402  (this folder is on sys.path when run as a script)
+from ..splits import claim_is_hallucinated
 
 EDGES = (0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
 

@@ -1,10 +1,9 @@
-#!/usr/bin/env python3
 """Hand-written first-try cases for a judge: one short context about Marie Curie, answers of one sentence each that
 a user would write to try the tool (a changed place, year, subject, ordinal, word, negation; and faithful
 paraphrases), each audited alone through the full pipeline.
 
-    python3 scripts/hand_cases.py                  # the default judge (local)
-    python3 scripts/hand_cases.py --judge lexical
+    python3 -m rt4chart_training.experiments.hand_cases                  # the default judge (local)
+    python3 -m rt4chart_training.experiments.hand_cases --judge lexical
 
 Prints each answer's claim labels and scores and whether the answer was flagged as its author meant, then the count
 of misses. The cases were written by hand in session 9; they are a smoke check of plain edits, not a benchmark
@@ -15,12 +14,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-
-from rt4chart.audit.auditor import Auditor  # noqa: E402
+from rt4chart.audit.auditor import Auditor
 
 CONTEXT = (
     "Marie Curie was born in Warsaw in 1867. She moved to Paris in 1891 to study physics at the Sorbonne. "

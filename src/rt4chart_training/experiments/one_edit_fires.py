@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
 """How often ``rt4chart.evidence.one_edit`` fires on RAGTruth train, and how often on a gold hallucination.
 
-    python3 scripts/one_edit_fires.py                 # the train answers outside the validation slice, about 1 min
-    python3 scripts/one_edit_fires.py --validation    # the validation slice only
+    python3 -m rt4chart_training.experiments.one_edit_fires               # train outside the validation slice, 1 min
+    python3 -m rt4chart_training.experiments.one_edit_fires --validation  # the validation slice only
 
 Every answer is cut into claims by the rule decomposer and each claim is read against the whole context, as at
 global verification. Prints, per kind of edit (name, number word, closed-class word, added negation, dropped
@@ -14,20 +13,14 @@ on these counts (docs/results/local_judge.md, sessions 7 and 9), never on the te
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
-sys.path.insert(0, str(ROOT / "scripts"))
+from rt4chart.audit.decompose import RuleDecomposer
+from rt4chart.eval.datasets import load_ragtruth
+from rt4chart.evidence import one_edit
+from rt4chart.judges import features as F
 
-from rt4chart.audit.decompose import RuleDecomposer  # noqa: E402
-from rt4chart.eval.datasets import load_ragtruth  # noqa: E402
-from rt4chart.judges import features as F  # noqa: E402
-from rt4chart.evidence import one_edit  # noqa: E402
-from train_local_judge import claim_is_hallucinated, split_groups  # noqa: E402
+from ..splits import claim_is_hallucinated, shipped_card, split_groups
 
 KINDS = ("name", "number", "word", "negation", "affirmation")
 
@@ -36,7 +29,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--validation", action="store_true", help="the validation slice instead of the rest of train")
     args = ap.parse_args()
-    card = json.loads((ROOT / "src" / "rt4chart" / "judges" / "models" / "local_judge.json").read_text())
+    card = shipped_card()
     records = load_ragtruth("train")
     fold_of = split_groups([r.group for r in records], card["seed"], card["val_frac"], 1)
     decomposer = RuleDecomposer()

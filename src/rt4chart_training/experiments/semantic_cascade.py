@@ -1,32 +1,28 @@
-#!/usr/bin/env python3
 """How often the local judge's semantic stage can be skipped: on the validation slice of RAGTruth train, the answer
 decisions of the trees alone, of the semantic stage, and of the cascade that runs the tagger only when the trees
 alone put some claim at or above ``lo`` (their calibrator's answer risk; or a rule fires), for several ``lo``.
 
-    python3 scripts/semantic_cascade.py        # about 2.5 minutes on 2 threads
+    python3 -m rt4chart_training.experiments.semantic_cascade        # about 2.5 minutes on 2 threads
 
 Claims come from the rule decomposer and are read against the whole context, as at global verification.
-Chooses nothing by itself: ``rt4chart.judges.local.SKIP_TAGGER_BELOW`` was set from its output.
+Chooses nothing by itself: ``rt4chart.judges.local.rules.SKIP_TAGGER_BELOW`` was set from its output.
 """
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+import argparse
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
-sys.path.insert(0, str(ROOT / "scripts"))
+from rt4chart.audit.decompose import RuleDecomposer
+from rt4chart.eval.metrics import answer_prf
+from rt4chart.judges import local as L
 
-from rt4chart.audit.decompose import RuleDecomposer  # noqa: E402
-from rt4chart.eval.metrics import answer_prf  # noqa: E402
-from rt4chart.judges import local as L  # noqa: E402
-from train_local_tagger import validation_records  # noqa: E402
+from ..splits import validation_records
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     records = validation_records()
     judge = L.LocalJudge(threads=2)
     models, dec = judge._models, RuleDecomposer()

@@ -8,7 +8,7 @@ rules. The score is answer-level F1 over the sample (AND-join: any contradicted/
 ties broken by span-level F1. Prints the table (best first) and the chosen values, which are the defaults in
 ``rt4chart.judges.lexical.LexicalJudge``.
 
-    nice -n 10 python3 scripts/tune_lexical_judge.py            # about a minute on one core
+    nice -n 10 python3 -m rt4chart_training.experiments.tune_lexical_judge    # about a minute on one core
 """
 
 from __future__ import annotations
@@ -127,7 +127,8 @@ def main() -> None:
                     tally[(hit[0], said)] += 1
         con = tally[("contradicted", "contradicted")] / max(1, tally[("contradicted", "contradicted")]
                                                             + tally[("contradicted", "baseless")])
-        nic = tally[("baseless", "baseless")] / max(1, tally[("baseless", "baseless")] + tally[("baseless", "contradicted")])
+        nic = tally[("baseless", "baseless")] / max(1, tally[("baseless", "baseless")]
+                                                    + tally[("baseless", "contradicted")])
         acc = (con + nic) / 2
         typed.append((round(acc, 6), match))
         print(f"| {match} | {tally[('contradicted', 'contradicted')]} | {tally[('contradicted', 'baseless')]} | "

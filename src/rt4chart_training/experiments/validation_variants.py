@@ -1,12 +1,12 @@
-#!/usr/bin/env python3
 """The default local judge, or a variant of it, on the validation slice of RAGTruth train (the context-grouped 8%
 that no shipped model was fitted on), through the same pipeline and scoring as ``rt4chart eval run``.
 
-    python3 scripts/validation_variants.py -o runs/val-default                     # about 2.5 minutes on 2 threads
-    python3 scripts/validation_variants.py -o runs/val-384 --max-len 384
-    python3 scripts/validation_variants.py -o runs/val-hi50 --skip-above 0.5
-    python3 scripts/validation_variants.py -o runs/val-2min --second-window min
-    python3 scripts/validation_variants.py -o runs/val-pc --tagger-model /tmp/tagger-int8-per-channel.onnx
+    python3 -m rt4chart_training.experiments.validation_variants -o runs/val-default   # 2.5 minutes on 2 threads
+    python3 -m rt4chart_training.experiments.validation_variants -o runs/val-384 --max-len 384
+    python3 -m rt4chart_training.experiments.validation_variants -o runs/val-hi50 --skip-above 0.5
+    python3 -m rt4chart_training.experiments.validation_variants -o runs/val-2min --second-window min
+    python3 -m rt4chart_training.experiments.validation_variants -o runs/val-pc \
+        --tagger-model /tmp/tagger-int8-per-channel.onnx
 
 Prints answer and span precision / recall / F1 and the share of answers whose global pass ran the tagger. The
 variants change the judge's internals in this process only; they are experiments, not options of the package.
@@ -17,23 +17,28 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
-sys.path.insert(0, str(ROOT / "scripts"))
+from rt4chart.audit.auditor import Auditor
+from rt4chart.eval import runner
+from rt4chart.eval.predictions import read_predictions
+from rt4chart.judges import features as F
+from rt4chart.judges import local as L
+from rt4chart.judges.local import rules as R
+from rt4chart.judges.local import spans as S
+from rt4chart.judges.local import tagger as T
 
-from rt4chart.audit.auditor import Auditor  # noqa: E402
-from rt4chart.eval import runner  # noqa: E402
-from rt4chart.eval.predictions import read_predictions  # noqa: E402
-from rt4chart.judges import features as F  # noqa: E402
-from rt4chart.judges import local as L  # noqa: E402
-from rt4chart.judges.local import tagger as T  # noqa: E402
-from train_local_tagger import validation_records  # noqa: E402
+from ..splits import validation_records
+
+
+def evidence_sentences(evidence) -> list[str]:
+    """The sentence texts of ``evidence`` (a text, or its ``features.FeatureEvidence``) as the tagger splits it."""
+    if isinstance(evidence, F.FeatureEvidence):
+        return list(evidence.index.texts)
+    return [s.text for s in F.sentences_of(evidence)]
 
 
 def second_window(how: str) -> None:
@@ -54,8 +59,7 @@ def second_window(how: str) -> None:
         p = tagger.probabilities(enc)
         if len(kept["keep"]) < kept["n"]:
             keep = set(kept["keep"])
-            rest = [s for i, s in enumerate(s.text for s in F.sentences_of(evidence) if s.text.strip())
-                    if i not in keep]
+            rest = [s for i, s in enumerate(s for s in evidence_sentences(evidence) if s.strip()) if i not in keep]
             p2 = tagger.probabilities(tagger.encoder.encode(question, rest, T.claims_text(texts)[0]))
             m = min(len(p), len(p2))  # the same claims text, so the same claim tokens
             both = np.minimum(p[:m], p2[:m]) if how == "min" else (p[:m] + p2[:m]) / 2
@@ -69,12 +73,12 @@ def skip_above(risk: float) -> None:
     """Also let the trees decide alone when they put some claim at or above ``risk`` (no rule firing)."""
     score = L.LocalJudge.score
 
-    def patched(self, claims, evidence, question, *, semantic=False, rows=None, memo=None):
-        memo = {} if memo is None else memo  # both calls share the trees' prediction
-        out = score(self, claims, evidence, question, semantic=False, rows=rows, memo=memo)
-        if semantic and len(out[2]) and out[2].max() >= risk and not out[3].any():
+    def patched(self, claims, evidence, question, *, semantic=False, reading=None):
+        reading = reading or self.read(claims, evidence, question)  # both calls share the trees' prediction
+        out = score(self, claims, evidence, question, semantic=False, reading=reading)
+        if semantic and len(out.claim_p) and out.claim_p.max() >= risk and not out.by_rule.any():
             return out
-        return score(self, claims, evidence, question, semantic=semantic, rows=out[0], memo=memo)
+        return score(self, claims, evidence, question, semantic=semantic, reading=reading)
 
     L.LocalJudge.score = patched
 
@@ -82,7 +86,7 @@ def skip_above(risk: float) -> None:
 def grow(low: float) -> None:
     """Hysteresis spans: a flagged word's neighbours join its span while their word probability reaches ``low``
     (the flagged words themselves still need ``word_threshold``)."""
-    merge = L.merge_words
+    merge = S.merge_words
 
     def patched(words, threshold):
         if not words or not any(p >= threshold for _, _, p in words):
@@ -95,7 +99,7 @@ def grow(low: float) -> None:
                     on[i] = True
         return merge([(s, e, 1.0 if f else 0.0) for (s, e, _), f in zip(words, on)], 0.5)
 
-    L.merge_words = patched
+    S.merge_words = patched  # spans.word_spans reads it from there
 
 
 def main() -> None:
@@ -106,10 +110,10 @@ def main() -> None:
                     help="a model folder other than the package's (a retrained variant of all the models)")
     ap.add_argument("--max-len", type=int, default=None, help="the tagger's window in tokens (shipped: 512)")
     ap.add_argument("--skip-below", type=float, default=None,
-                    help=f"SKIP_TAGGER_BELOW (shipped: {L.SKIP_TAGGER_BELOW})")
+                    help=f"SKIP_TAGGER_BELOW (shipped: {R.SKIP_TAGGER_BELOW})")
     ap.add_argument("--skip-above", type=float, default=None, help="also skip the tagger at or above this risk")
     ap.add_argument("--bridge", type=int, default=None,
-                    help=f"characters between flagged words joined into one span (shipped: {L._BRIDGE})")
+                    help=f"characters between flagged words joined into one span (shipped: {S.BRIDGE})")
     ap.add_argument("--grow", type=float, default=None,
                     help="hysteresis spans: neighbours of flagged words join at this word probability")
     ap.add_argument("--second-window", choices=("min", "mean"), default=None)
@@ -129,9 +133,9 @@ def main() -> None:
         judge._models.tagger.session = ort.InferenceSession(str(args.tagger_model), shipped.get_session_options(),
                                                             providers=["CPUExecutionProvider"])
     if args.skip_below is not None:
-        L.SKIP_TAGGER_BELOW = args.skip_below
+        R.SKIP_TAGGER_BELOW = args.skip_below
     if args.bridge is not None:
-        L._BRIDGE = args.bridge
+        S.BRIDGE = args.bridge
     if args.skip_above is not None:
         skip_above(args.skip_above)
     if args.second_window:

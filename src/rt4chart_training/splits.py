@@ -1,0 +1,46 @@
+"""What every training stage shares: the claim label trained on, and the context-grouped split of RAGTruth train
+(a seeded validation slice, the rest in folds), so that the trees, the tagger and the experiments hold out the same
+answers. Imports nothing of rt4chart at module level (the tagger's GPU stages run without it)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Optional
+
+
+def covered(start: int, end: int, spans) -> int:
+    """Characters of ``[start, end)`` that the gold ``spans`` cover (summed over the spans)."""
+    return sum(max(0, min(end, g.end) - max(start, g.start)) for g in spans)
+
+
+def claim_is_hallucinated(start: int, end: int, spans) -> bool:
+    """The claim label trained on: gold spans cover a quarter of the claim's answer span, or 12 characters."""
+    cov = covered(start, end, spans)
+    return cov >= min(12, end - start) or cov >= 0.25 * (end - start)
+
+
+def split_groups(groups, seed: int, val_frac: float, folds: int) -> dict:
+    """Context group -> fold, -1 for the validation slice (the first ``val_frac`` of the groups, seeded shuffle)."""
+    uniq = sorted(set(groups))
+    random.Random(seed).shuffle(uniq)
+    n_val = int(len(uniq) * val_frac)
+    return {**{g: -1 for g in uniq[:n_val]}, **{g: k % folds for k, g in enumerate(uniq[n_val:])}}
+
+
+def shipped_card(directory: Optional[Path] = None) -> dict:
+    """The local judge's model card in ``directory`` (default: the shipped models folder)."""
+    from rt4chart.judges.local import CARD, model_dir
+
+    return json.loads((Path(directory or model_dir()) / CARD).read_text())
+
+
+def validation_records() -> list:
+    """The RAGTruth train answers of the shipped models' validation slice (seed and fraction from their card)."""
+    from rt4chart.eval.datasets import load_ragtruth
+
+    card = shipped_card()
+    records = load_ragtruth("train")
+    fold_of = split_groups([r.group for r in records], card["seed"], card["val_frac"], 1)
+    return [r for r in records if fold_of[r.group] < 0]
