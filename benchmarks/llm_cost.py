@@ -11,7 +11,10 @@ Per setting it prints calls, prompt and completion tokens per answer, the ratio 
 per-claim mode (the baseline, measured in the same run), and throughput as a fraction of the latency bound
 (concurrency / latency requests per second): 1.0 means the client keeps every slot busy.
 
-    python benchmarks/llm_cost.py [--records 200] [--latency 0.2] [--concurrency 32]
+    python3 -m benchmarks.llm_cost [--records 200] [--latency 0.2] [--concurrency 32]
+
+Run it from the repository root as a module: the scripted server is the tests' (``tests/llm/fake_openai.py``),
+imported as ``tests.llm.fake_openai``.
 """
 
 from __future__ import annotations
@@ -22,20 +25,15 @@ import json
 import os
 import random
 import re
-import sys
 import time
 from functools import lru_cache
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "llm"))
-
-from fake_openai import ChatRequest, FakeOpenAI  # noqa: E402
-
-from rt4chart import Auditor  # noqa: E402
-from rt4chart.eval.datasets import load_ragtruth  # noqa: E402
-from rt4chart.judges.llm import LLMSettings, build_llm  # noqa: E402
-from rt4chart.evidence import content_words  # noqa: E402
+from rt4chart import Auditor
+from rt4chart.eval.datasets import load_ragtruth
+from rt4chart.evidence import content_words
+from rt4chart.judges.llm import LLMSettings, build_llm
+from tests.llm.fake_openai import ChatRequest, FakeOpenAI
 
 _SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
 REASONING = ("The claim is compared with each sentence of the text; the sentence that shares most of its content "

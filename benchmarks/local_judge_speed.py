@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Per-answer latency of the trained offline judge vs the lexical judge, through the full RT4CHART pipeline.
 
-    python3 benchmarks/local_judge_speed.py [--records 300] [--threads 2] [--runs 3]
+    python3 -m benchmarks.local_judge_speed [--records 300] [--threads 2] [--runs 3]   # from the repository root
 
 Audits the same RAGTruth test records one at a time (W=25, O=10, global verification on, rule decomposer) with each
 judge and prints median / p95 / mean milliseconds per answer and the ratio to the lexical judge: the lexical judge,
@@ -25,12 +25,10 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-
-from rt4chart.audit.auditor import Auditor  # noqa: E402
-from rt4chart.eval.datasets import load_ragtruth  # noqa: E402
-from rt4chart.judges.lexical import LexicalJudge  # noqa: E402
-from rt4chart.judges.local import LocalJudge, is_available  # noqa: E402
+from rt4chart.audit.auditor import Auditor
+from rt4chart.eval.datasets import load_ragtruth
+from rt4chart.judges.lexical import LexicalJudge
+from rt4chart.judges.local import LocalJudge, is_available
 
 
 def pick(n: int, distinct: bool = False) -> list[dict]:

@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
 """Milliseconds per tagger pass for other builds of the same graph, against the shipped int8 model, in one run.
 
-    python3 benchmarks/tagger_graph_variants.py [--fp32 .cache/local_tagger/tagger-fp32.onnx] [--threads 2]
-    python3 benchmarks/tagger_graph_variants.py --layers 4,3 --keep /tmp/tagger-variants
+    python3 -m benchmarks.tagger_graph_variants [--fp32 .cache/local_tagger/tagger-fp32.onnx] [--threads 2]
+    python3 -m benchmarks.tagger_graph_variants --layers 4,3 --keep /tmp/tagger-variants
 
-The fp32 graph is what ``scripts/train_local_tagger.py --stage export`` writes before fusing the attention and
-quantizing (the shipped build: ``scripts/tagger_graph.py`` fuses, cuts the last layer to the claim tokens' rows,
+From the repository root (``--fp32``'s default is relative to it). The fp32 graph is what
+``python3 -m rt4chart_training.train_local_tagger --stage export`` writes before fusing the attention and
+quantizing (the shipped build: ``rt4chart_training.tagger_graph`` fuses, cuts the last layer to the claim tokens' rows,
 then int8 per output channel). From it, this builds: the shipped build without the row cut (shipped in sessions 6
 and 7), int8 per tensor without the fusion (the build shipped until session 6), per-channel int8 without it, the
 fused graph with int8 per tensor, unsigned int8 weights, int8 with the feed-forward output layers left in fp32, and
 the onnxruntime transformer optimizer's fused graph (then int8); with ``--layers``, untrained exports of fewer layers
-built as the shipped one is (the cost of a tagger trained with ``scripts/train_local_tagger.py --layers``). Each
+built as the shipped one is (the cost of a tagger trained with ``train_local_tagger --layers``). Each
 model runs one sequence of 256 and of 512 random token ids (the cost does not depend on the ids). It also times one
 attention layer (12 heads of 32, 512 tokens) written as plain MatMul/Softmax ops against one fused
 ``com.microsoft.MultiHeadAttention`` node.
@@ -28,13 +29,9 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
-sys.path.insert(0, str(ROOT / "scripts"))
-
-from rt4chart.judges.local import model_dir  # noqa: E402
-from rt4chart.judges.local.tagger import ROWS_INPUT, TAGGER_MODEL  # noqa: E402
-from tagger_graph import fuse_file, quantize, quantize_as_shipped, rows_file  # noqa: E402
+from rt4chart.judges.local import model_dir
+from rt4chart.judges.local.tagger import ROWS_INPUT, TAGGER_MODEL
+from rt4chart_training.tagger_graph import fuse_file, quantize, quantize_as_shipped, rows_file
 
 
 def session(model, threads: int):
@@ -115,7 +112,7 @@ def shallow(layers: int, folder: Path) -> Path:
     shipped tagger is: its cost per pass is that of a tagger trained with ``--layers`` (the weights do not change
     the arithmetic)."""
     import torch
-    from train_local_tagger import build_model, onnx_export
+    from rt4chart_training.train_local_tagger import build_model, onnx_export
 
     model = build_model(argparse.Namespace(base_model="", layers=layers), torch, attention="eager").eval()
     x = torch.ones(1, 64, dtype=torch.long)
@@ -129,20 +126,21 @@ def shallow(layers: int, folder: Path) -> Path:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--fp32", type=Path, default=ROOT / ".cache" / "local_tagger" / "tagger-fp32.onnx")
+    ap.add_argument("--fp32", type=Path, default=Path(".cache") / "local_tagger" / "tagger-fp32.onnx")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=20)
     ap.add_argument("--claim-share", type=float, default=0.28,
                     help="share of the tokens that are claim tokens, for a graph whose last layer computes those rows "
                     "only (the validation median: 145 of 503)")
     ap.add_argument("--keep", type=Path, default=None,
-                    help="copy the built variants to this folder (for scripts/validation_variants.py --tagger-model)")
+                    help="copy the built variants to this folder (for validation_variants --tagger-model)")
     ap.add_argument("--layers", default="",
                     help="also time untrained int8 exports of the base model cut to these layer counts, e.g. 4,3 "
-                    "(what scripts/train_local_tagger.py --layers would train; needs torch and transformers)")
+                    "(what train_local_tagger --layers would train; needs torch and transformers)")
     args = ap.parse_args()
     if not args.fp32.exists():
-        sys.exit(f"{args.fp32}: no fp32 tagger graph (scripts/train_local_tagger.py --stage export writes it)")
+        sys.exit(f"{args.fp32}: no fp32 tagger graph (rt4chart_training.train_local_tagger --stage export "
+                 "writes it)")
     import onnx
     from onnxruntime.quantization import QuantType
     from onnxruntime.transformers import optimizer
