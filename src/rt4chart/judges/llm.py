@@ -26,9 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import asdict, dataclass, field
-from pathlib import Path
-from typing import Any, Awaitable, Callable, Literal, Mapping, Optional, Sequence, Union
+from typing import Any, Awaitable, Callable, Optional, Sequence
 
 from pydantic import BaseModel
 
@@ -45,100 +43,19 @@ from ..llm.schemas import (
     VerdictReply,
     locate_quote,
 )
+from ..llm.settings import DEFAULT_BASE_URL, Decomposition, Granularity, LLMSettings, llm_env
 from ..llm.templates import Prompt, format_numbered, load_prompt
 from ..text.segment import split_sentences
 from ..types import Claim, Judgment, Label, Stage
 
-__all__ = ["LLMSettings", "LLMJudge", "LLMDecomposer", "build_llm", "llm_env"]
+__all__ = ["DEFAULT_BASE_URL", "LLMSettings", "LLMJudge", "LLMDecomposer", "build_llm", "llm_env"]
 
-Granularity = Literal["per-claim", "batched"]
-Decomposition = Literal["sentence", "holistic"]
-
-DEFAULT_BASE_URL = "https://api.openai.com/v1"
 NO_QUESTION = "(none: this task has no question)"
 REASK = (
     "Your reply could not be used: {problems}\n"
     "Reply again with only the JSON object described above. Copy every evidence quote character for character "
     "from the text you were given."
 )
-
-
-def llm_env(env: Mapping[str, str]) -> dict[str, Any]:
-    """The ``LLMSettings`` fields that environment variables set: ``RT4CHART_BASE_URL``, ``RT4CHART_MODEL``,
-    ``OPENAI_API_KEY`` and ``RT4CHART_CACHE_DIR`` (the response cache becomes
-    ``$RT4CHART_CACHE_DIR/llm-cache.sqlite3``).
-
-    The library reads no environment itself: the CLI and the server pass ``os.environ`` here, at their edge, and
-    give the result on as explicit options (flags given on the command line win).
-    """
-    values: dict[str, Any] = {}
-    for name, key in (("base_url", "RT4CHART_BASE_URL"), ("model", "RT4CHART_MODEL"), ("api_key", "OPENAI_API_KEY")):
-        if env.get(key):
-            values[name] = env[key]
-    if env.get("RT4CHART_CACHE_DIR"):
-        values["cache_path"] = Path(env["RT4CHART_CACHE_DIR"]) / "llm-cache.sqlite3"
-    return values
-
-
-@dataclass(frozen=True)
-class LLMSettings:
-    """Everything needed to reach a model and how to use it: explicit values (the CLI and the server fill them from
-    flags and, through ``from_env``, from environment variables they read)."""
-
-    base_url: str
-    model: str
-    api_key: Optional[str] = field(default=None, repr=False)
-    concurrency: int = 8
-    rpm: Optional[float] = None
-    granularity: Granularity = "per-claim"
-    decomposition: Decomposition = "sentence"
-    cache: bool = True
-    cache_path: Optional[Union[str, Path]] = None
-    price_in: Optional[float] = None
-    price_out: Optional[float] = None
-    timeout: float = 60.0
-    max_attempts: int = 5
-    temperature: float = 0.0
-    seed: Optional[int] = 0
-    max_tokens: Optional[int] = None
-    structured: Literal["auto", "json_schema", "text"] = "auto"
-    backoff_base: float = 0.5
-    backoff_max: float = 30.0
-
-    def __post_init__(self) -> None:
-        if not self.base_url:
-            raise ConfigError("an LLM base URL is required: --base-url or RT4CHART_BASE_URL (base_url=... from Python)")
-        if not self.model:
-            raise ConfigError("an LLM model name is required: --model or RT4CHART_MODEL (model=... from Python)")
-        if self.granularity not in ("per-claim", "batched"):
-            raise ConfigError(f"granularity must be 'per-claim' or 'batched', got {self.granularity!r}")
-        if self.decomposition not in ("sentence", "holistic"):
-            raise ConfigError(f"decomposition must be 'sentence' or 'holistic', got {self.decomposition!r}")
-        if isinstance(self.concurrency, bool) or not isinstance(self.concurrency, int) or self.concurrency < 1:
-            raise ConfigError(f"concurrency must be a positive integer, got {self.concurrency!r}")
-        if self.rpm is not None and self.rpm <= 0:
-            raise ConfigError(f"rpm must be > 0, got {self.rpm!r}")
-        if self.timeout <= 0:
-            raise ConfigError(f"timeout must be > 0 seconds, got {self.timeout!r}")
-        if self.max_attempts < 1:
-            raise ConfigError(f"max_attempts must be >= 1, got {self.max_attempts!r}")
-        price_for(self.model, price_in=self.price_in, price_out=self.price_out)  # validates prices
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str], **overrides: Any) -> "LLMSettings":
-        """Settings from the environment mapping ``env`` (see ``llm_env``; pass ``os.environ`` explicitly), then
-        ``overrides``. Overrides that are None (flags the user did not give) do not replace values from ``env``. The
-        base URL defaults to OpenAI's."""
-        values: dict[str, Any] = {"base_url": DEFAULT_BASE_URL, "model": "", **llm_env(env)}
-        values.update({k: v for k, v in overrides.items() if v is not None})
-        return cls(**values)
-
-    def describe(self) -> dict[str, Any]:
-        """The settings as a JSON-able dict without the API key (for result configs and logs)."""
-        out = asdict(self)
-        out.pop("api_key")
-        out["cache_path"] = str(self.cache_path) if self.cache_path is not None else None
-        return out
 
 
 def _verdict(
