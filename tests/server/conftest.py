@@ -1,4 +1,5 @@
-"""Fixtures for the HTTP service tests: apps over fake and real auditors, a live uvicorn (Chromium: tests/conftest.py)."""
+"""Fixtures for the HTTP service tests: apps over fake and real auditors, a live uvicorn (Chromium:
+tests/conftest.py)."""
 
 from __future__ import annotations
 

@@ -8,9 +8,9 @@
   ``response_format``/``json_schema``) is asked again without it, and the backend remembers that, because every
   prompt also describes its JSON in plain text;
 - retries with exponential backoff and full jitter on 408/409/429/5xx, timeouts and connection errors, honouring
-  ``Retry-After`` (capped at ``max_wait`` seconds), for at most ``max_attempts`` attempts (a ``for`` loop, never ``while True``); then a
-  ``BackendError`` carrying the last raw reply, the attempts and the usage. Other 4xx errors (bad key, unknown
-  model) are configuration errors and raise at once;
+  ``Retry-After`` (capped at ``max_wait`` seconds), for at most ``max_attempts`` attempts (a ``for`` loop, never
+  ``while True``); then a ``BackendError`` carrying the last raw reply, the attempts and the usage. Other 4xx
+  errors (bad key, unknown model) are configuration errors and raise at once;
 - at most ``concurrency`` requests in flight and, optionally, at most ``rpm`` request starts per minute;
 - usage (calls, prompt/completion/cached tokens, seconds, cost) reported with ``rt4chart.meter.record_usage``.
 
@@ -120,7 +120,8 @@ async def _closer(client: httpx.AsyncClient) -> AsyncGenerator[None, None]:
 
 # Strong references to each loop's client closers, so a closer lives as long as its loop (the loop itself only
 # holds async generators weakly) even when the backend that made it has been garbage collected.
-_CLOSERS: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, list[AsyncGenerator[None, None]]]" = weakref.WeakKeyDictionary()
+_CLOSERS: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, list[AsyncGenerator[None, None]]]" = (
+    weakref.WeakKeyDictionary())
 
 
 class _LoopState:
