@@ -423,9 +423,9 @@ def main() -> None:
     # 5. thresholds on the validation slice, with the judge's rules (claims sharing no word with the context, unless
     # they share something else with it or the claim model puts them below a floor; number swaps), which flag a claim
     # at any threshold
-    contexts = [records[int(r)].context for r in claim_record[val_claims]]
-    spared = np.array([shares_something(t, c) for t, c in zip(claim_texts(data, records, val_claims), contexts)],
-                      dtype=bool)
+    evidence = {int(r): F.FeatureEvidence(records[int(r)].context) for r in np.unique(claim_record[val_claims])}
+    spared = np.array([shares_something(t, evidence[int(r)])
+                       for t, r in zip(claim_texts(data, records, val_claims), claim_record[val_claims])], dtype=bool)
     q = np.where(decided_by_rule(Cv, spared, q_claim), 1.0, q)
     claim_t = max(np.arange(0.05, 0.95, 0.01),
                   key=lambda t: evaluate(data, records, p_word, q, val_claims, t, 0.5, spans=False)[0].f1)

@@ -17,8 +17,7 @@ import time
 
 from rt4chart.audit.decompose import RuleDecomposer
 from rt4chart.eval.datasets import load_ragtruth
-from rt4chart.evidence import one_edit
-from rt4chart.judges import features as F
+from rt4chart.evidence import EvidenceIndex, one_edit
 
 from ..splits import claim_is_hallucinated, shipped_card, split_groups
 
@@ -37,7 +36,7 @@ def main() -> None:
     for r in records:
         if (fold_of[r.group] < 0) != args.validation:
             continue
-        sentences = tuple(s.text for s in F.sentences_of(r.context))
+        sentences = EvidenceIndex(r.context).edits  # what the judges hand one_edit for this context
         for c in decomposer.decompose_sync(r.answer):
             claims += 1
             edit = one_edit(c.text, sentences)

@@ -36,10 +36,11 @@ def main() -> None:
             trees.append(False)
             semantic.append(False)
             continue
-        rows = judge.rows(claims, r.context, r.question)
-        spared = L.exempt(claims, rows, r.context)
+        evidence = judge.evidence(r.context)  # read once, for the rows, the rules and the tagger
+        rows = judge.rows(claims, evidence, r.question)
+        spared = L.exempt(claims, rows, evidence)
         _, q0, rule0 = models.predict(rows, spared=spared)
-        _, q1, rule1 = models.predict(rows, judge.tag(claims, r.context, r.question, rows), spared=spared)
+        _, q1, rule1 = models.predict(rows, judge.tag(claims, evidence, r.question, rows), spared=spared)
         risk.append(float(q0.max()))
         trees.append(bool((rule0 | (q0 >= t_trees)).any()))
         semantic.append(bool((rule1 | (q1 >= t_sem)).any()))
