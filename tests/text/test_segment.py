@@ -115,3 +115,33 @@ def test_chunks_property(n, w, data):
         assert c.last - c.first + 1 <= w
         covered |= set(c.sentence_ids)
     assert covered == set(range(n))
+
+
+def test_pysbd_is_called_one_text_at_a_time(monkeypatch):
+    """pysbd's Segmenter keeps the text it is splitting on itself, and the judges segment in worker threads: two
+    threads inside one Segmenter get each other's sentences. A stand-in segmenter fails the test if calls overlap."""
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from rt4chart.text import segment
+
+    inside, overlaps = [0], []
+    guard = threading.Lock()
+
+    class Recording:
+        def segment(self, text):
+            with guard:
+                inside[0] += 1
+                if inside[0] > 1:
+                    overlaps.append(text)
+            time.sleep(0.02)
+            with guard:
+                inside[0] -= 1
+            return [text]
+
+    monkeypatch.setattr(segment, "_pysbd", lambda: Recording())
+    texts = [f"Dr. Smith met Mr. Jones {i}. They spoke about item {i}. It was fine." for i in range(16)]
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(segment._segment_cached.__wrapped__, texts))
+    assert not overlaps

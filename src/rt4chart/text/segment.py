@@ -16,6 +16,7 @@ by construction; leading and trailing whitespace is never part of a sentence.
 from __future__ import annotations
 
 import re
+import threading
 from functools import lru_cache
 from typing import Iterator, Optional
 
@@ -24,6 +25,7 @@ from ..types import Chunk, Sentence
 
 _LINE = re.compile(r"[^\n]+")
 _MAYBE_BOUNDARY = re.compile(r"[.!?][\"'”’)\]]*\s+[\"'“‘(\[]?[A-Z0-9]")
+_PYSBD_LOCK = threading.Lock()  # pysbd's Segmenter keeps the text it is splitting on itself: one call at a time
 
 
 @lru_cache(maxsize=1)
@@ -71,7 +73,11 @@ def _units(text: str) -> Iterator[tuple[int, int]]:
 def _split_unit(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     """Trim a candidate; re-split it with pysbd when it may hide a boundary."""
     unit = _flat(text[start:end])
-    pieces = _pysbd().segment(unit) if _MAYBE_BOUNDARY.search(unit) else [unit]
+    if _MAYBE_BOUNDARY.search(unit):
+        with _PYSBD_LOCK:
+            pieces = _pysbd().segment(unit)
+    else:
+        pieces = [unit]
     cursor = 0
     for piece in pieces:
         body = piece.strip()
