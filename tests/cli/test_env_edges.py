@@ -1,5 +1,6 @@
 """Environment variables are read at the edges only: the CLI and the server read RT4CHART_BASE_URL,
-RT4CHART_MODEL, OPENAI_API_KEY and RT4CHART_CACHE_DIR and pass them on; the library reads none of them."""
+RT4CHART_MODEL, OPENAI_API_KEY, RT4CHART_CACHE_DIR and RT4CHART_DATA_DIR and pass them on; the library reads none
+of them."""
 
 import ast
 import json
@@ -15,8 +16,8 @@ from rt4chart.judges.llm import LLMSettings, llm_env
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src" / "rt4chart"
 RECORDS = ROOT / "examples" / "records.jsonl"
-# the command-line and server edges, and the eval package (its data and cache folders)
-EDGES = {"cli.py", "server/_settings.py", "facets/cli.py"}
+# the command-line and server edges
+EDGES = {"cli.py", "server/_settings.py", "facets/cli.py", "eval/cli.py", "eval/ragscope/cli.py"}
 ENV = {"RT4CHART_BASE_URL": "http://127.0.0.1:9/v1", "RT4CHART_MODEL": "env-model", "OPENAI_API_KEY": "sk-env"}
 
 
@@ -42,7 +43,7 @@ def _reads_environment(path: Path) -> bool:
 def test_only_the_edges_read_the_environment():
     readers = sorted(str(p.relative_to(SRC)) for p in SRC.rglob("*.py") if _reads_environment(p))
     assert "cli.py" in readers and "server/_settings.py" in readers
-    assert [p for p in readers if p not in EDGES and not p.startswith("eval/")] == []
+    assert [p for p in readers if p not in EDGES] == []
 
 
 def test_the_library_does_not_read_the_llm_variables(llm_environment):
