@@ -118,8 +118,8 @@ class LocalJudge:
                  threads: Optional[int] = None, directory: Optional[Path] = None, semantic: bool = True) -> None:
         d = Path(directory) if directory else model_dir()
         if not is_available(d):
-            raise ConfigError(f"no trained local judge model in {d}; train one with scripts/train_local_judge.py "
-                              "or use --judge lexical")
+            raise ConfigError(f"no trained local judge model in {d}; train one with "
+                              "python -m rt4chart_training.train_local_judge or use --judge lexical")
         self._models = load(str(d), threads)
         card = self._models.card
         #: the semantic stage (the tagger) runs at global verification when its model is present
