@@ -9,7 +9,8 @@ import rt4chart
 def test_all_is_complete_and_importable():
     for name in rt4chart.__all__:
         assert hasattr(rt4chart, name), name
-    public = {n for n in dir(rt4chart) if not n.startswith("_") and not isinstance(getattr(rt4chart, n), type(rt4chart))}
+    public = {n for n in dir(rt4chart)
+              if not n.startswith("_") and not isinstance(getattr(rt4chart, n), type(rt4chart))}
     public -= {"annotations", "asyncio", "Any", "Optional", "Union"}
     assert public <= set(rt4chart.__all__), public - set(rt4chart.__all__)
 

@@ -111,7 +111,8 @@ class MiniLMEncoder:
         self.heads = int(config["num_attention_heads"])
         self.layers = int(config["num_hidden_layers"])
         self.eps = float(config.get("layer_norm_eps", 1e-12))
-        self.w = {k: v.astype(np.float32) for k, v in load_file(str(weights_path)).items() if k != "embeddings.position_ids"}
+        self.w = {k: v.astype(np.float32) for k, v in load_file(str(weights_path)).items()
+                  if k != "embeddings.position_ids"}
         tokenizer = Tokenizer.from_file(str(tokenizer_path))
         tokenizer.no_padding()
         tokenizer.enable_truncation(max_length=MAX_SEQ_LENGTH)
@@ -178,8 +179,8 @@ class MiniLMEncoder:
             scores = np.exp(scores - scores.max(-1, keepdims=True))
             scores /= scores.sum(-1, keepdims=True)
             ctx = (scores @ v).transpose(0, 2, 1, 3).reshape(b, t, d)
-            x = _layer_norm(dense(ctx, "attention.output.dense") + x,
-                            w[p + "attention.output.LayerNorm.weight"], w[p + "attention.output.LayerNorm.bias"], self.eps)
+            x = _layer_norm(dense(ctx, "attention.output.dense") + x, w[p + "attention.output.LayerNorm.weight"],
+                            w[p + "attention.output.LayerNorm.bias"], self.eps)
             inner = _gelu(dense(x, "intermediate.dense"))
             x = _layer_norm(dense(inner, "output.dense") + x,
                             w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"], self.eps)
