@@ -1,13 +1,14 @@
 """The gate → judge cascade on RAGTruth test: accept the lowest-risk fraction unjudged, judge the rest.
 
-    python benchmarks/gate_cascade.py [--judge lexical] [--limit N] [--data-root DIR]
+    python3 -m benchmarks.gate_cascade [--judge lexical] [--limit N] [--data-root DIR]
 
 The shipped RAGScope-E gate (fitted on RAGTruth train; the test split is group-disjoint from it) scores every test
-record; the judge (through ``rt4chart.audit.auditor.Auditor``) audits every record once, and each cascade row
-combines the two: records among the lowest-risk ``accept`` fraction are predicted faithful without a judge call,
-the others keep the judge's verdict. Judge errors count as "not hallucinated" predictions here only for scoring and
-are reported. Positive class = hallucinated; "missed by accepting" counts gold-unfaithful records that were accepted.
-A random-acceptance row (mean of 20 seeds) at 50% shows what the ranking buys.
+record; the judge (in an ``Auditor`` from ``rt4chart.judges.registry.build_auditor``, as the CLI builds it) audits
+every record once, and each cascade row combines the two: records among the lowest-risk ``accept`` fraction are
+predicted faithful without a judge call, the others keep the judge's verdict. Judge errors count as "not
+hallucinated" predictions here only for scoring and are reported. Positive class = hallucinated; "missed by
+accepting" counts gold-unfaithful records that were accepted. A random-acceptance row (mean of 20 seeds) at 50%
+shows what the ranking buys.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from rt4chart.audit.auditor import Auditor
 from rt4chart.eval.datasets import ENV_DATA_DIR, load_ragtruth
 from rt4chart.eval.metrics import answer_prf
 from rt4chart.gate import load_default_gate
-from rt4chart.judges.registry import make_judge
+from rt4chart.judges.registry import build_auditor
 
 ACCEPT = (0.0, 0.3, 0.5, 0.7)
 
@@ -57,8 +58,7 @@ def main() -> None:
     t0 = time.perf_counter()
     risk = gate.predict_proba(X)[:, 1]
     gate_s = time.perf_counter() - t0
-    judge, decomposer = make_judge(args.judge)
-    judged, errors, judge_s = asyncio.run(_judge_all(Auditor(judge=judge, decomposer=decomposer), X))
+    judged, errors, judge_s = asyncio.run(_judge_all(build_auditor(args.judge), X))
 
     n = len(X)
     order = np.argsort(risk, kind="stable")

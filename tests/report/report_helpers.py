@@ -23,11 +23,9 @@ def example_results() -> list[dict]:
 
 @lru_cache(maxsize=1)
 def _example_results() -> list[dict]:
-    from rt4chart.audit.auditor import Auditor
-    from rt4chart.judges.registry import make_judge
+    from rt4chart.judges.registry import build_auditor
 
-    judge, decomposer = make_judge("lexical")
-    auditor = Auditor(judge=judge, decomposer=decomposer)
+    auditor = build_auditor("lexical")
     records = [json.loads(line) for line in (ROOT / "examples" / "records.jsonl").read_text().splitlines() if line]
 
     async def run() -> list[dict]:
