@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from rt4chart import Auditor, InputError, LexicalJudge
-from rt4chart.io import FieldMap, Row, checked_rows, join_context, validate_record
+from rt4chart.io import FieldMap, Row, check_context, checked_rows, context_text, join_context, validate_record
 from rt4chart.types import Record
 
 
@@ -83,3 +83,19 @@ def test_the_auditor_takes_a_record_or_a_mapping_alike():
     with pytest.raises(InputError) as exc:
         asyncio.run(auditor.audit({"id": 2, "context": "C."}, index=5))
     assert exc.value.record == 2 and exc.value.field == "answer"
+
+
+def test_readers_with_their_own_contract_share_the_context_checks():
+    # the gate and the evaluation datasets: a string, or strings joined as validate_record joins them
+    assert context_text(["a", "b"]) == context_text(("a", "b")) == join_context(["a", "b"])
+    assert context_text("") == ""  # no emptiness check: that is the reader's contract
+    with pytest.raises(InputError) as exc:
+        context_text(["a", 1], record="r")
+    assert (exc.value.record, exc.value.field) == ("r", "context")
+    # facet diagnostics keeps a list context as a list, checked part by part as validate_record checks it
+    assert check_context(["a", "b"], record="r") == ["a", "b"]
+    for bad, field in ((["a", None], "context[1]"), (["a", "b\udc80"], "context[1]"), ([" "], "context"),
+                       (None, "context")):
+        with pytest.raises(InputError) as exc:
+            check_context(bad, record="r")
+        assert exc.value.field == field

@@ -1,7 +1,10 @@
 """Reading and validating input records (JSONL, JSON array, CSV; ``-`` for stdin).
 
-``validate_record`` is the one place a raw record becomes a ``Record`` (and ``join_context`` the one place a list
-context is joined); the CLI, the batch runner, the server and ``Auditor.audit`` all go through it.
+``validate_record`` is the one place a raw record becomes a ``Record``; the CLI, the batch runner, the server and
+``Auditor.audit`` all go through it. ``join_context`` is the one place a list context is joined. Readers with a
+record contract of their own share the pieces: facet diagnostics (question required, answer optional) checks its
+fields with ``check_text`` and ``check_context``; the gate's rows and the evaluation datasets take their context
+through ``context_text``.
 
 Reading never stops at a bad row: each row becomes either a validated record or an ``InputError`` naming the row
 and the field, and the caller writes an error record for it and goes on. Bytes are decoded with
@@ -30,6 +33,17 @@ def join_context(parts: Sequence[str]) -> str:
     """A list context as one text: its passages joined with a blank line (DESIGN.md "Contracts"); sentence offsets
     in results refer to this text."""
     return CONTEXT_SEPARATOR.join(parts)
+
+
+def context_text(value: Any, *, record: Any = None, field: str = "context") -> str:
+    """A context given as a string or a list (or tuple) of strings, as one text (``join_context``); anything else
+    raises ``InputError`` naming ``record`` and ``field``. For readers with their own record contract (the gate's
+    rows, evaluation datasets); ``validate_record`` checks an audit record's context itself, part by part."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)) and all(isinstance(part, str) for part in value):
+        return join_context(value)
+    raise InputError("must be a string or a list of strings", record=record, field=field)
 
 
 @dataclass(frozen=True)
@@ -67,7 +81,9 @@ def writes_over_input(input_path: str, output: Optional[str]) -> bool:
     return Path(output).resolve() == Path(input_path).resolve()
 
 
-def _check_text(value: Any, *, record: Any, field: str, required: bool) -> Optional[str]:
+def check_text(value: Any, *, record: Any, field: str, required: bool) -> Optional[str]:
+    """One text field of a record: None (absent; ``InputError`` "is missing" when ``required``), else a string of
+    valid UTF-8, not blank when ``required``."""
     if value is None:
         if required:
             raise InputError("is missing", record=record, field=field)
@@ -79,6 +95,19 @@ def _check_text(value: Any, *, record: Any, field: str, required: bool) -> Optio
     if required and not value.strip():
         raise InputError("is empty", record=record, field=field)
     return value
+
+
+def check_context(value: Any, *, record: Any, field: str = "context") -> Union[str, list[str]]:
+    """A record's context checked and returned as given: a non-blank string (``check_text``), or a list of strings,
+    each valid UTF-8, that is not blank as a whole; ``InputError`` names the field or the list item."""
+    if isinstance(value, list):
+        for i, part in enumerate(value):
+            if check_text(part, record=record, field=f"{field}[{i}]", required=False) is None:
+                raise InputError("is null", record=record, field=f"{field}[{i}]")
+        if not join_context(value).strip():
+            raise InputError("is empty", record=record, field=field)
+        return value
+    return check_text(value, record=record, field=field, required=True)  # type: ignore[return-value]
 
 
 def validate_record(raw: Any, index: Optional[int] = None, fields: FieldMap = FieldMap()) -> Record:
@@ -97,19 +126,11 @@ def validate_record(raw: Any, index: Optional[int] = None, fields: FieldMap = Fi
         raise InputError(f"must be a string or an integer, got {type(rid).__name__}", record=where, field=fields.id)
     if isinstance(rid, str) and (not rid.strip() or _has_bad_utf8(rid)):
         raise InputError("is empty or not valid UTF-8", record=where, field=fields.id)
-    ctx = raw.get(fields.context)
-    if isinstance(ctx, list):
-        for i, part in enumerate(ctx):
-            _check_text(part, record=rid, field=f"{fields.context}[{i}]", required=False)
-            if part is None:
-                raise InputError("is null", record=rid, field=f"{fields.context}[{i}]")
-        ctx = join_context(ctx)
-        if not ctx.strip():
-            raise InputError("is empty", record=rid, field=fields.context)
-    context = _check_text(ctx, record=rid, field=fields.context, required=True)
-    answer = _check_text(raw.get(fields.answer), record=rid, field=fields.answer, required=True)
-    question = _check_text(raw.get(fields.question), record=rid, field=fields.question, required=False)
-    task = _check_text(raw.get(fields.task), record=rid, field=fields.task, required=False)
+    ctx = check_context(raw.get(fields.context), record=rid, field=fields.context)
+    context = join_context(ctx) if isinstance(ctx, list) else ctx
+    answer = check_text(raw.get(fields.answer), record=rid, field=fields.answer, required=True)
+    question = check_text(raw.get(fields.question), record=rid, field=fields.question, required=False)
+    task = check_text(raw.get(fields.task), record=rid, field=fields.task, required=False)
     return Record(id=rid, context=context, question=question or None, answer=answer, task=task)
 
 

@@ -181,8 +181,11 @@ async def test_invalid_records_raise_input_error():
     diag = Diagnoser(judge=LexicalJudge(), relevance=Relevance(encoder=None))
     with pytest.raises(InputError, match="question"):
         await diag.diagnose({"id": 1, "context": "x", "answer": "y"})
-    with pytest.raises(InputError, match="context"):
+    # the fields are checked as an audit record's are (rt4chart.io), naming the list item
+    with pytest.raises(InputError, match="context\\[0\\]"):
         await diag.diagnose({"id": 1, "question": "Why?", "context": [1, 2]})
+    with pytest.raises(InputError, match="question.*not valid UTF-8"):
+        await diag.diagnose({"id": 1, "question": "Why\udc80?", "context": "x"})
     with pytest.raises(ConfigError):
         Diagnoser(judge=LexicalJudge(), relevance=Relevance(encoder=None), relevance_threshold=1.5)
 

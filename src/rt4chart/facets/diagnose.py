@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..audit.auditor import judge_safely
 from ..audit.joins import or_join
 from ..errors import ConfigError, InputError
+from ..io import CONTEXT_SEPARATOR, check_context, check_text, join_context
 from ..meter import metering
 from ..text.align import locate
 from ..text.segment import make_chunks, split_sentences, validate_window
@@ -41,7 +42,6 @@ from .decompose import FacetDecomposer, RuleFacetDecomposer
 from .relevance import Relevance
 from .taxonomy import answer_category, generation_category
 
-CONTEXT_SEPARATOR = "\n\n"  # as rt4chart.io: a list context is joined with blank lines
 ADDRESS_MARGIN = 0.15  # a claim addresses facets within this relevance of its best one
 
 
@@ -55,12 +55,12 @@ class AnswerReply(BaseModel):
 
 
 def make_chunk_refs(context: str | Sequence[str], window: int, overlap: int) -> tuple[str, list[ChunkRef]]:
-    """The joined context and its chunks: one per non-blank passage of a list, else sentence windows (W, O)."""
+    """The joined context (``io.join_context``) and its chunks: one per non-blank passage of a list, else sentence
+    windows (W, O)."""
     if isinstance(context, str):
         sentences = split_sentences(context)
         return context, [ChunkRef(index=c.index, start=c.start, end=c.end, text=c.text)
                          for c in make_chunks(sentences, context, window, overlap)]
-    joined = CONTEXT_SEPARATOR.join(context)
     refs: list[ChunkRef] = []
     pos = 0
     for part in context:
@@ -69,30 +69,22 @@ def make_chunk_refs(context: str | Sequence[str], window: int, overlap: int) -> 
             start = pos + part.index(stripped)
             refs.append(ChunkRef(index=len(refs), start=start, end=start + len(stripped), text=stripped))
         pos += len(part) + len(CONTEXT_SEPARATOR)
-    return joined, refs
+    return join_context(context), refs
 
 
 def _record(raw: Any, index: Optional[int]) -> dict:
+    """The facet contract, not an audit record's: the question is required, the answer and the id optional, and a
+    list context stays a list (its passages are the chunks). Fields are checked as ``io.validate_record`` checks
+    them (``check_text``, ``check_context``)."""
     where = raw.get("id") if isinstance(raw, dict) and raw.get("id") is not None else (
         f"#{index}" if index is not None else None)
     if not isinstance(raw, dict):
         raise InputError(f"must be a JSON object, got {type(raw).__name__}", record=where)
-    question = raw.get("question")
-    if question is not None and not isinstance(question, str):
-        raise InputError(f"must be a string, got {type(question).__name__}", record=where, field="question")
-    if not isinstance(question, str) or not question.strip():
+    question = check_text(raw.get("question"), record=where, field="question", required=False)
+    if question is None or not question.strip():
         raise InputError("is missing or empty: facet diagnostics need a question", record=where, field="question")
-    context = raw.get("context")
-    if isinstance(context, list):
-        if not all(isinstance(p, str) for p in context):
-            raise InputError("must be a string or a list of strings", record=where, field="context")
-        if not any(p.strip() for p in context):
-            raise InputError("is empty", record=where, field="context")
-    elif not isinstance(context, str) or not context.strip():
-        raise InputError("is missing or empty", record=where, field="context")
-    answer = raw.get("answer")
-    if answer is not None and not isinstance(answer, str):
-        raise InputError(f"must be a string, got {type(answer).__name__}", record=where, field="answer")
+    context = check_context(raw.get("context"), record=where)
+    answer = check_text(raw.get("answer"), record=where, field="answer", required=False)
     return {"id": raw.get("id"), "question": question.strip(), "context": context,
             "answer": answer if answer and answer.strip() else None}
 

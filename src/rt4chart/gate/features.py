@@ -32,7 +32,7 @@ import numpy as np
 from rapidfuzz.distance import LCSseq
 
 from ..errors import InputError
-from ..io import join_context
+from ..io import context_text
 from ._arrays import block_max, fraction, longest_run, segment_max, sorted_isin, uniq
 from .tfidf import TfidfSpace
 from .tokens import Tokens, example_keys, numbers, tokenize
@@ -70,19 +70,13 @@ ENHANCED_FEATURES: tuple[str, ...] = (
 RARE_MIN_LEN = 6
 
 
-def _join_context(context: Any, where: Any) -> str:
-    if isinstance(context, str):
-        return context
-    if isinstance(context, (list, tuple)) and all(isinstance(c, str) for c in context):
-        return join_context(context)
-    raise InputError("context must be a string or a list of strings", record=where, field="context")
-
-
 def as_triples(X: Sequence[Any]) -> list[tuple[str, str, str]]:
     """Normalise gate input to ``(question, context, answer)`` strings.
 
     Accepts input records (mappings with ``context``, ``answer`` and optional ``question``; a list context is joined
     with blank lines as everywhere in rt4chart) or ``(question, context, answer)`` tuples. A missing question is "".
+    Lighter than ``io.validate_record`` on purpose: the gate is an estimator over any such rows (training rows and
+    tuples included), which need no id and may hold empty texts; the CLI and the server hand it ``Record``s.
     """
     out = []
     for i, x in enumerate(X):
@@ -90,16 +84,16 @@ def as_triples(X: Sequence[Any]) -> list[tuple[str, str, str]]:
             where = x.get("id", i)
             if "context" not in x or "answer" not in x:
                 raise InputError("a gate record needs 'context' and 'answer'", record=where)
-            q, c, a = x.get("question"), _join_context(x["context"], where), x["answer"]
+            q, c, a = x.get("question"), context_text(x["context"], record=where), x["answer"]
         elif isinstance(x, (tuple, list)) and len(x) == 3:
             where = i
-            q, c, a = x[0], _join_context(x[1], where), x[2]
+            q, c, a = x[0], context_text(x[1], record=where), x[2]
         else:
             raise InputError("expected a record mapping or a (question, context, answer) tuple", record=i)
         if not isinstance(a, str):
-            raise InputError("answer must be a string", record=where, field="answer")
+            raise InputError("must be a string", record=where, field="answer")
         if q is not None and not isinstance(q, str):
-            raise InputError("question must be a string or null", record=where, field="question")
+            raise InputError("must be a string or null", record=where, field="question")
         out.append((q or "", c, a))
     return out
 

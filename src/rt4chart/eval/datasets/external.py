@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from rt4chart.errors import ConfigError, InputError
+from rt4chart.io import context_text
 
 from ._files import check_spans, read_csv, read_rows, require_str
 from .ragtruth import load_ragtruth
@@ -60,13 +61,9 @@ def _as_bool(value: Any, rid: Any, field_name: str) -> bool:
 
 
 def _context_text(value: Any, rid: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return "\n\n".join(value)  # DESIGN.md: a list context is joined with blank lines
-    if isinstance(value, dict):
+    if isinstance(value, dict):  # structured data (a data-to-text source): its JSON
         return json.dumps(value, indent=2, ensure_ascii=False)
-    raise InputError("expected a string or a list of strings", record=rid, field="context")
+    return context_text(value, record=rid)
 
 
 def load_jsonl(path: "str | os.PathLike[str]", task: Optional[str] = None) -> list[EvalRecord]:

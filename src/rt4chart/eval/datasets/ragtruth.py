@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from rt4chart.errors import ConfigError, InputError
+from rt4chart.io import join_context
 
 from ._files import check_spans, iter_jsonl, require_str, resolve_dir
 from .records import TASKS, EvalRecord, GoldSpan, group_key, normalize_label, normalize_task
@@ -147,7 +148,7 @@ def _fj_context(task: str, source: Any, sid: Any) -> tuple[str, Optional[str]]:
                              field="source")
         passages = source["passages"]
         if isinstance(passages, list):
-            passages = "\n\n".join(str(p) for p in passages)
+            passages = join_context([str(p) for p in passages])
         return str(passages), source.get("question")
     if task == "summary":
         if isinstance(source, dict):
