@@ -7,7 +7,7 @@ are pydantic models with ``frozen=True``: they serialise to the documented JSON 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Literal, Optional, Union
@@ -77,6 +77,20 @@ class Span(_Frozen):
     @property
     def length(self) -> int:
         return self.end - self.start
+
+
+def merge_intervals(intervals: Iterable[tuple[int, int]],
+                    joins: Optional[Callable[[int, int], bool]] = None) -> list[tuple[int, int]]:
+    """Union of half-open intervals ``(start, end)`` as sorted, disjoint pairs: intervals that overlap or touch are
+    joined, and so are neighbours whose gap ``joins(end, start)`` accepts. The one span merger: the auditor's answer
+    spans (``audit.auditor.merge_spans``) and the span metrics (``eval.metrics.merge_spans``) are this."""
+    merged: list[list[int]] = []
+    for start, end in sorted(intervals):
+        if merged and (start <= merged[-1][1] or (joins is not None and joins(merged[-1][1], start))):
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    return [(start, end) for start, end in merged]
 
 
 class Sentence(_Frozen):

@@ -44,3 +44,15 @@ def test_spans_outside_the_claim_are_ignored_and_the_whole_claim_is_reported():
     bad = [c for c in result.claims if c.label.hallucinated][0]
     assert bad.flagged_spans == ()
     assert [(s.start, s.end) for s in result.spans] == [(bad.answer_spans[0].start, bad.answer_spans[0].end)]
+
+
+def test_answer_spans_merge_across_a_joinable_gap_only():
+    from rt4chart.audit.auditor import merge_spans
+    from rt4chart.eval.metrics import merge_spans as metric_spans
+
+    text = "Alice won and Bob lost. Carol left."
+    alice, bob, carol = Span(start=0, end=9), Span(start=14, end=22), Span(start=24, end=34)
+    assert merge_spans([carol, bob, alice], text) == (Span(start=0, end=22), carol)  # " and " joins, ". " does not
+    assert merge_spans([carol, bob, alice]) == (alice, bob, carol)  # without the text: overlaps and touches only
+    # the metrics' union is the same one over (start, end) pairs
+    assert metric_spans([bob, alice, carol]) == [(s.start, s.end) for s in merge_spans([carol, bob, alice])]

@@ -19,7 +19,9 @@ from ..meter import metering
 from ..text.align import anchor
 from ..evidence import content_words
 from ..text.segment import make_chunks, split_sentences, validate_window
-from ..types import AuditResult, Chunk, Claim, ClaimVerdict, Judgment, Label, Record, RecordError, Sentence, Span
+from ..types import (
+    AuditResult, Chunk, Claim, ClaimVerdict, Judgment, Label, Record, RecordError, Sentence, Span, merge_intervals,
+)
 from .decompose import Decomposer, RuleDecomposer
 from .joins import and_join, or_join
 from .protocols import Judge
@@ -64,19 +66,13 @@ _JOINABLE_GAP = re.compile(r"[\s,;:]*(?:(?:and|but|or|while|whereas|although|tho
 
 
 def merge_spans(spans: Iterable[Span], text: Optional[str] = None) -> tuple[Span, ...]:
-    """Union of answer spans as sorted, non-overlapping spans.
+    """Union of answer spans as sorted, non-overlapping spans (``types.merge_intervals``).
 
     With ``text``, spans separated only by whitespace, punctuation or one conjunction ("... users and
     verification ...") are joined too, so two flagged clauses of one sentence read as one span.
     """
-    merged: list[list[int]] = []
-    for span in sorted(spans, key=lambda s: (s.start, s.end)):
-        if merged and (span.start <= merged[-1][1] or (
-                text is not None and _JOINABLE_GAP.fullmatch(text[merged[-1][1]:span.start]))):
-            merged[-1][1] = max(merged[-1][1], span.end)
-        else:
-            merged.append([span.start, span.end])
-    return tuple(Span(start=s, end=e) for s, e in merged)
+    joins = None if text is None else (lambda end, start: _JOINABLE_GAP.fullmatch(text[end:start]) is not None)
+    return tuple(Span(start=s, end=e) for s, e in merge_intervals(((sp.start, sp.end) for sp in spans), joins))
 
 
 @dataclass(frozen=True)
@@ -92,7 +88,8 @@ class Auditor:
     >>> from rt4chart import Auditor
     >>> from rt4chart.judges.lexical import LexicalJudge
     >>> auditor = Auditor(judge=LexicalJudge())
-    >>> result = asyncio.run(auditor.audit({"id": 1, "context": "Paris is in France.", "answer": "Paris is in France."}))
+    >>> record = {"id": 1, "context": "Paris is in France.", "answer": "Paris is in France."}
+    >>> result = asyncio.run(auditor.audit(record))
     >>> result.label.value
     'entailed'
     """

@@ -22,6 +22,8 @@ from typing import Any, Callable, Iterable, Optional, Sequence
 
 import numpy as np
 
+from ..types import merge_intervals
+
 __all__ = [
     "PRF",
     "prf_from_counts",
@@ -123,15 +125,7 @@ def merge_spans(spans: Iterable[Any]) -> list[tuple[int, int]]:
 
     Accepts pairs, ``{"start", "end"}`` dicts, or objects with ``start``/``end`` attributes.
     """
-    pairs = sorted(p for p in (_as_pair(s) for s in spans) if p[1] > p[0])
-    merged: list[tuple[int, int]] = []
-    for s, e in pairs:
-        if merged and s <= merged[-1][1]:
-            if e > merged[-1][1]:
-                merged[-1] = (merged[-1][0], e)
-        else:
-            merged.append((s, e))
-    return merged
+    return merge_intervals(p for p in (_as_pair(s) for s in spans) if p[1] > p[0])
 
 
 def _overlap(a: list[tuple[int, int]], b: list[tuple[int, int]]) -> int:
