@@ -174,7 +174,9 @@ def locate_quote(quote: str, text: str) -> Optional[str]:
     """The exact slice of ``text`` that ``quote`` reproduces up to whitespace, case and quote style, or None.
 
     This is a quote check, not label matching: it decides whether the model's evidence is really in the text it
-    was given, and returns the text's own characters so that the auditor can anchor them exactly.
+    was given, and returns the text's own characters so that the auditor can anchor them exactly. Looser than the
+    auditor's ``rt4chart.text.align.locate`` on purpose (quote styles folded, no minimum length): it decides what to
+    ask again; whether a found quote counts as evidence is decided there.
     """
     exact = quote.strip()
     if exact and exact in text:  # the common case: the model copied the text exactly

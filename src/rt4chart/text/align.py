@@ -3,6 +3,11 @@
 A judge returns evidence as quoted text. ``locate`` finds a quote in the context: first verbatim, then ignoring
 whitespace and case differences (models re-flow whitespace and change case at sentence starts), each search limited
 to a window when one is given. Nothing fuzzier: a quote that does not occur in the context is not evidence.
+
+``rt4chart.llm.schemas.locate_quote`` is a second locator on purpose, one step earlier: the LLM judge checks each
+quote of a reply against the text the model read (folding typographic quotes too, and with no minimum length), so
+that a miss is asked again, and hands on the text's own characters, which ``locate`` then finds verbatim. Whether
+a quote is evidence (at least ``_MIN_QUOTE`` characters, with a letter) is decided here, for every judge.
 """
 
 from __future__ import annotations
