@@ -286,7 +286,9 @@ def enhanced_features(X: Sequence[Any], space: TfidfSpace) -> np.ndarray:
 
 
 def uncovered_fraction(X: Sequence[Any]) -> np.ndarray:
-    """The RAGScope-Z / uncovered-token risk: ``1 - |T(a) ∩ T(c)| / |T(a)|`` over non-stopword tokens (§II-B)."""
+    """The RAGScope-Z / uncovered-token risk (§II-B): the fraction of the answer's non-stopword token occurrences
+    that do not occur in the context (``1 - Batch.coverage``). ``eval.baselines.uncovered_token_risk``, the
+    baseline row of the eval tables, counts distinct tokens instead."""
     return 1.0 - Batch.from_records(X).coverage
 
 
