@@ -68,6 +68,14 @@ def resolve_dir(root: "str | os.PathLike[str] | None", dataset: str, marker: Cal
     return base
 
 
+def jsonl_file(folder: Path, stem: str, what: str) -> Path:
+    """``<folder>/<stem>.jsonl.gz``, else ``<stem>.jsonl``; InputError naming ``what`` when neither is there."""
+    for name in (f"{stem}.jsonl.gz", f"{stem}.jsonl"):
+        if (folder / name).exists():
+            return folder / name
+    raise InputError(f"{what} file {stem}.jsonl(.gz) not found in {folder}")
+
+
 def open_text(path: Path) -> io.TextIOBase:
     if path.suffix == ".gz":
         return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8")

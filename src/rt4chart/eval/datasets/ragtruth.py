@@ -11,7 +11,7 @@ from typing import Any, Optional
 from rt4chart.errors import ConfigError, InputError
 from rt4chart.io import join_context
 
-from ._files import check_spans, iter_jsonl, require_str, resolve_dir
+from ._files import check_spans, iter_jsonl, jsonl_file, require_str, resolve_dir
 from .records import TASKS, EvalRecord, GoldSpan, group_key, normalize_label, normalize_task
 
 __all__ = ["ragtruth_dir", "load_ragtruth", "load_ragtruth_faithjudge"]
@@ -130,12 +130,7 @@ def load_ragtruth(
     records: list[EvalRecord] = []
     for sp in splits[split]:
         for t in tasks:
-            path = jdir / f"{sp}_{t}.jsonl.gz"
-            if not path.exists():
-                plain = jdir / f"{sp}_{t}.jsonl"
-                if not plain.exists():
-                    raise InputError(f"RAGTruth file {path} not found")
-                path = plain
+            path = jsonl_file(jdir, f"{sp}_{t}", "RAGTruth")
             for lineno, row in iter_jsonl(path):
                 records.append(_ragtruth_row(row, lineno, path.name))
     return records
@@ -175,11 +170,7 @@ def load_ragtruth_faithjudge(
     tasks = TASKS if task is None else (normalize_task(task),)
     records: list[EvalRecord] = []
     for t in tasks:
-        path = base / f"ragtruth_{t}.jsonl.gz"
-        if not path.exists():
-            path = base / f"ragtruth_{t}.jsonl"
-            if not path.exists():
-                raise InputError(f"FaithJudge file ragtruth_{t}.jsonl(.gz) not found in {base}")
+        path = jsonl_file(base, f"ragtruth_{t}", "FaithJudge")
         for lineno, row in iter_jsonl(path):
             if not isinstance(row, dict):
                 raise InputError("row is not a JSON object", record=f"{path.name}:{lineno}")
