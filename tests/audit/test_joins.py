@@ -10,22 +10,18 @@ E, C, N, U = Label.ENTAILED, Label.CONTRADICTED, Label.BASELESS, Label.UNVERIFIE
 ALL = [E, C, N, U]
 
 
+def _first_present(labels, priority, empty):
+    """The reference join: the first label of ``priority`` among ``labels``; ``empty`` when there are none."""
+    present = set(labels)
+    return next((lab for lab in priority if lab in present), empty)
+
+
 def _expected_or(labels):
-    s = set(labels)
-    if not s:
-        return N
-    for lab in (C, E, U, N):
-        if lab in s:
-            return lab
+    return _first_present(labels, (C, E, U, N), N)
 
 
 def _expected_and(labels):
-    s = set(labels)
-    if not s:
-        return E
-    for lab in (C, N, U, E):
-        if lab in s:
-            return lab
+    return _first_present(labels, (C, N, U, E), E)
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 3])

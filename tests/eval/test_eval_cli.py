@@ -11,9 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from rt4chart.cli import main
-from rt4chart.errors import InputError
 from rt4chart.eval.baselines import uncovered_token_risk
-from rt4chart.eval.datasets import data_root, load_ragtruth
+from rt4chart.eval.datasets import load_ragtruth
 
 
 def _row(rid: str, task_type: str, context: str, output: str, spans: list[tuple[int, int, str]], split: str) -> dict:
@@ -123,16 +122,9 @@ def test_run_lexical_then_resume(data_dir: Path, tmp_path: Path) -> None:
 # Acceptance reference values on the real RAGTruth test split (issue 4, criterion 1)
 
 
-def _real_root() -> Path:
-    try:
-        return data_root("ragtruth")
-    except InputError as exc:
-        pytest.skip(f"RAGTruth data not available: {exc}")
-
-
 @pytest.mark.slow
-def test_real_reference_values(tmp_path: Path) -> None:
-    root = _real_root()
+def test_real_reference_values(tmp_path: Path, ragtruth_root: Path) -> None:
+    root = ragtruth_root
     recs = load_ragtruth("test", root=root)
     always = tmp_path / "always.jsonl"
     always.write_text("".join(json.dumps({"id": r.id, "hallucinated": True}) + "\n" for r in recs))

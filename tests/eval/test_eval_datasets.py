@@ -164,15 +164,8 @@ def test_record_is_frozen() -> None:
 # Real data (skipped when ../shared/data is absent)
 
 
-def _real_root() -> Path:
-    try:
-        return data_root("ragtruth")
-    except InputError as exc:
-        pytest.skip(f"RAGTruth data not available: {exc}")
-
-
-def test_real_ragtruth_test_split_counts() -> None:
-    root = _real_root()
+def test_real_ragtruth_test_split_counts(ragtruth_root: Path) -> None:
+    root = ragtruth_root
     recs = load_ragtruth("test", root=root)
     assert len(recs) == 2700 and len({r.id for r in recs}) == 2700
     assert sum(r.hallucinated for r in recs) == 943  # PROVENANCE.md: test responses with ≥1 span
@@ -186,8 +179,8 @@ def test_real_ragtruth_test_split_counts() -> None:
     assert isinstance(json.loads(d2t.context), dict)
 
 
-def test_real_faithjudge_labels_match_ragtruth() -> None:
-    root = _real_root()
+def test_real_faithjudge_labels_match_ragtruth(ragtruth_root: Path) -> None:
+    root = ragtruth_root
     try:
         fj = load_ragtruth_faithjudge(task="summary", root=root)
     except InputError as exc:
