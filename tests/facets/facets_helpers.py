@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from typing import Optional
 
+import pytest
 from fake_openai import ChatRequest
+
+BM25S_MISSING = "facet relevance needs bm25s: pip install 'rt4chart[facets]'"
+#: for the tests that score relevance (the others run without the [facets] extra)
+needs_bm25s = pytest.mark.skipif(importlib.util.find_spec("bm25s") is None, reason=BM25S_MISSING)
 
 
 def schema_name(req: ChatRequest) -> Optional[str]:

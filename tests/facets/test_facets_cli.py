@@ -8,10 +8,10 @@ import re
 from pathlib import Path
 
 import pytest
+from facets_helpers import BM25S_MISSING, question_of, schema_name
 
-pytest.importorskip("bm25s", reason="facet relevance needs bm25s: pip install 'rt4chart[facets]'")
+pytest.importorskip("bm25s", reason=BM25S_MISSING)
 from click.testing import CliRunner
-from facets_helpers import question_of, schema_name
 
 from rt4chart.cli import main
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import math
 
 import pytest
+from facets_helpers import BM25S_MISSING, judge_parts, question_of, schema_name
 
-pytest.importorskip("bm25s", reason="facet relevance needs bm25s: pip install 'rt4chart[facets]'")
-from facets_helpers import judge_parts, question_of, schema_name
+pytest.importorskip("bm25s", reason=BM25S_MISSING)
 
 from rt4chart.errors import BackendError
 from rt4chart.facets import Diagnoser, LLMFacetDecomposer, Relevance

@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+from facets_helpers import needs_bm25s
 
 from rt4chart.errors import ConfigError, InputError
 from rt4chart.facets import Diagnoser, ModeAnswer, Relevance, RuleFacetDecomposer, facet_type, question_shape
@@ -16,17 +17,6 @@ from rt4chart.facets.taxonomy import answer_category, generation_category, token
 from rt4chart.judges.lexical import LexicalJudge
 from rt4chart.text.embed import encoder_available
 from rt4chart.types import Label
-
-
-def _have_bm25s() -> bool:
-    try:
-        import bm25s  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-needs_bm25s = pytest.mark.skipif(not _have_bm25s(), reason="facet relevance needs bm25s: pip install 'rt4chart[facets]'")
 
 
 def split(q):
