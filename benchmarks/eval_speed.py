@@ -6,7 +6,7 @@ P/R/F1 and AUROC/AP, per task and overall, each with 1,000 group-bootstrap resam
 The baseline measured in the same run is the straightforward way to get the same intervals: resample record
 indices per bootstrap round and call scikit-learn's metrics (timed on 100 rounds, scaled to 1,000).
 
-    python benchmarks/eval_speed.py [--repeat 3]      # RAGTruth from $RT4CHART_DATA_DIR, else shared/data
+    python3 -m benchmarks.eval_speed [--repeat 3]      # RAGTruth from $RT4CHART_DATA_DIR, else shared/data
 """
 
 from __future__ import annotations
