@@ -224,3 +224,18 @@ def test_facet_prompts_are_versioned_data_with_the_expected_placeholders():
         assert prompt.id == f"{name}.v1" and prompt.placeholders == placeholders
     with pytest.raises(ConfigError):
         load_facet_prompt("answer_strict", "v9")
+
+
+def test_facet_prompts_parse_like_the_llm_templates():
+    from importlib import resources
+
+    from rt4chart.facets import _prompts
+    from rt4chart.facets._prompts import facet_prompt_ids, load_facet_prompt
+    from rt4chart.llm.templates import parse_prompt
+
+    assert _prompts.parse_prompt is parse_prompt  # one parser for both template folders
+    folder = resources.files("rt4chart.facets").joinpath("prompts")
+    for pid in facet_prompt_ids():
+        name, version = pid.split(".")
+        text = folder.joinpath(f"{pid}.txt").read_text(encoding="utf-8")
+        assert load_facet_prompt(name, version) == parse_prompt(name, version, text)

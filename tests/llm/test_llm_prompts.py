@@ -14,7 +14,7 @@ from rt4chart.llm.schemas import (
     parse_reply,
     schema_for,
 )
-from rt4chart.llm.templates import available_prompts, load_prompt
+from rt4chart.llm.templates import available_prompts, load_prompt, parse_prompt
 from rt4chart.types import Usage
 
 EXPECTED = {
@@ -55,6 +55,16 @@ def test_render_fills_once_and_checks_names():
         prompt.render(chunk="x", question="q", claim="c", extra="e")
     with pytest.raises(ConfigError):
         load_prompt("local", "v99")
+
+
+def test_parse_prompt_takes_exactly_a_system_and_a_user_section():
+    prompt = parse_prompt("t", "v2", "[system]\nBe brief.\n[user]\nQ: {{question}}\n")
+    assert (prompt.id, prompt.system, prompt.user, prompt.placeholders) == ("t.v2", "Be brief.", "Q: {{question}}",
+                                                                            {"question"})
+    for bad in ("intro\n[system]\ns\n[user]\nu", "[system]\ns", "[user]\nu\n[system]\ns\n[user]\nu",
+                "[system]\ns\n[assistant]\nu"):
+        with pytest.raises(ConfigError):
+            parse_prompt("t", "v1", bad)
 
 
 def test_schemas_are_strict_with_reasoning_first():

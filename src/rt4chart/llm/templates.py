@@ -56,7 +56,9 @@ class Prompt:
         ]
 
 
-def _parse(name: str, version: str, text: str) -> Prompt:
+def parse_prompt(name: str, version: str, text: str) -> Prompt:
+    """The ``Prompt`` in a template file's ``text``: exactly a ``[system]`` and a ``[user]`` section, nothing before
+    them (``ConfigError`` otherwise). Used for the package's templates and the facets' (``rt4chart.facets``)."""
     parts = _SECTION.split(text)
     # parts = [preamble, "system", body, "user", body]
     sections = dict(zip(parts[1::2], (p.strip("\n") for p in parts[2::2])))
@@ -73,7 +75,7 @@ def load_prompt(name: str, version: str = "v1") -> Prompt:
         text = resource.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ConfigError(f"no prompt template {name}.{version}") from None
-    return _parse(name, version, text)
+    return parse_prompt(name, version, text)
 
 
 def available_prompts() -> list[str]:
