@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Iterator
 
 #: stop words, with words that only point at the sources ("passage", "according", "context")
 STOPWORDS = frozenset(
@@ -60,13 +61,25 @@ def tokens(text: str) -> list[str]:
     return [t.lower().replace("’", "'").replace(",", "") for t in TOKEN.findall(text)]
 
 
-def content_word_map(text: str) -> dict[str, str]:
-    """Stemmed non-stop-word tokens mapped to the first surface form they came from."""
-    out: dict[str, str] = {}
+def _content_tokens(text: str) -> Iterator[tuple[str, str]]:
+    """``(term, token)`` for each content-word token of ``text`` in order: stop words and one-letter tokens (but
+    digits) dropped; the term is the stem, or the digits of a number word."""
     for tok in tokens(text):
         if tok in STOPWORDS or len(tok) < 2 and not tok.isdigit():
             continue
-        out.setdefault(NUMBER_WORDS.get(tok, stem(tok)), tok)
+        yield NUMBER_WORDS.get(tok, stem(tok)), tok
+
+
+def content_terms(text: str) -> list[str]:
+    """The content words of ``text`` as terms, in order and with repeats (term frequencies, e.g. for BM25)."""
+    return [term for term, _ in _content_tokens(text)]
+
+
+def content_word_map(text: str) -> dict[str, str]:
+    """Stemmed non-stop-word tokens mapped to the first surface form they came from."""
+    out: dict[str, str] = {}
+    for term, tok in _content_tokens(text):
+        out.setdefault(term, tok)
     return out
 
 

@@ -1,12 +1,12 @@
 """Retrieval relevance of chunks for facets: BM25 (bm25s) plus MiniLM cosine when the encoder is installed.
 
-Tokens are the package's content words (``rt4chart.evidence``: lower-cased, stop words dropped, lightly
-stemmed), so "relevant" and "content word" mean the same thing as in the lexical judge.
+Terms are the package's content words with repeats (``rt4chart.evidence.words.content_terms``: lower-cased, stop
+words dropped, lightly stemmed), so "relevant" and "content word" mean the same thing as in the lexical judge.
 
 ``bm25_norm`` puts BM25 on an absolute scale: the chunk's score divided by the facet's idf mass
-``sum(idf(t) for t in facet terms) / (k1 + 1)`` (Lucene idf over the chunks; a term in no chunk gets the idf of df=0), clipped
-to [0, 1]. A chunk that contains every facet term once at average length scores about 1; one that shares no term
-scores 0. ``relevance = (bm25_norm + max(cosine, 0)) / 2`` with the encoder, ``bm25_norm`` without it.
+``sum(idf(t) for t in facet terms) / (k1 + 1)`` (Lucene idf over the chunks; a term in no chunk gets the idf of
+df=0), clipped to [0, 1]. A chunk that contains every facet term once at average length scores about 1; one that
+shares no term scores 0. ``relevance = (bm25_norm + max(cosine, 0)) / 2`` with the encoder, ``bm25_norm`` without it.
 """
 
 from __future__ import annotations
@@ -18,17 +18,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from ..errors import MissingDependencyError
-from ..evidence import NUMBER_WORDS, STOPWORDS, stem, tokens
-
-
-def terms(text: str) -> list[str]:
-    """Content-word tokens of ``text`` with repeats (BM25 needs term frequencies)."""
-    out = []
-    for tok in tokens(text):
-        if tok in STOPWORDS or (len(tok) < 2 and not tok.isdigit()):
-            continue
-        out.append(NUMBER_WORDS.get(tok, stem(tok)))
-    return out
+from ..evidence.words import content_terms
 
 
 @dataclass(frozen=True)
@@ -69,7 +59,7 @@ class Relevance:
         nq, nc = len(queries), len(chunks)
         bm25 = np.zeros((nq, nc), dtype=np.float64)
         norm = np.zeros((nq, nc), dtype=np.float64)
-        corpus = [terms(c) for c in chunks] if nq and nc else []
+        corpus = [content_terms(c) for c in chunks] if nq and nc else []
         # bm25s cannot index a corpus without a single term (a context in a script the term splitter does not
         # segment, such as Chinese or Japanese): then BM25 gives every chunk 0 and the embeddings alone rank them
         if any(corpus):
@@ -80,7 +70,7 @@ class Relevance:
                 for t in set(doc):
                     df[t] = df.get(t, 0) + 1
             for i, q in enumerate(queries):
-                qt = list(dict.fromkeys(terms(q)))
+                qt = list(dict.fromkeys(content_terms(q)))
                 if not qt:
                     continue
                 known = [t for t in qt if t in df]
