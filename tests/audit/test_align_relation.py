@@ -45,7 +45,8 @@ def _verdict(label, evidence=(), spans=((0, 5),)):
 
 def test_relation_holds_for_grounded_evidence():
     s = CTX.index("Omega")
-    ok = _result([_verdict(Label.ENTAILED, [Evidence(start=s, end=len(CTX), text="Omega is last.", sentence_ids=(2,))])])
+    ok = _result([_verdict(Label.ENTAILED,
+                           [Evidence(start=s, end=len(CTX), text="Omega is last.", sentence_ids=(2,))])])
     assert check_relation(ok) is ok
 
 

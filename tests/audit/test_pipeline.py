@@ -93,8 +93,8 @@ class ShortJudge:
         return []
 
 
-@pytest.mark.parametrize("judge,needle", [(BadEvidenceJudge(), "no evidence quote was found in the context"), (FailingJudge(), "500"),
-                                          (ShortJudge(), "0 judgments")])
+@pytest.mark.parametrize("judge,needle", [(BadEvidenceJudge(), "no evidence quote was found in the context"),
+                                          (FailingJudge(), "500"), (ShortJudge(), "0 judgments")])
 def test_failures_are_unverified_never_entailed(judge, needle):
     result = asyncio.run(Auditor(judge=judge).audit(EXAMPLE))
     assert all(c.label == U for c in result.claims)

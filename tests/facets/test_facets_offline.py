@@ -25,9 +25,11 @@ def split(q):
 
 @pytest.mark.parametrize("question, expected", [
     ("Who was born first, Arthur Conan Doyle or Artur Schnitzler?",
-     [("When was Arthur Conan Doyle born?", "temporal", "rule"), ("When was Artur Schnitzler born?", "temporal", "rule")]),
+     [("When was Arthur Conan Doyle born?", "temporal", "rule"),
+      ("When was Artur Schnitzler born?", "temporal", "rule")]),
     ("Which has more species, genus A or genus B?",
-     [("Which has more species (genus A)?", "comparison", "rule"), ("Which has more species (genus B)?", "comparison", "rule")]),
+     [("Which has more species (genus A)?", "comparison", "rule"),
+      ("Which has more species (genus B)?", "comparison", "rule")]),
     ("Are Canberra and Sydney both in New South Wales?",
      [("Is Canberra in New South Wales?", "boolean", "rule"), ("Is Sydney in New South Wales?", "boolean", "rule")]),
     ("Who directed Titanic and when was it released?",

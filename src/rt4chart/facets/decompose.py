@@ -152,7 +152,8 @@ class LLMFacetDecomposer:
 
         def check(reply: FacetsReply) -> list[str]:
             n = len([f for f in reply.facets if f.strip()])
-            return [] if 1 <= n <= self.max_facets else [f"give between 1 and {self.max_facets} non-empty facets (got {n})."]
+            return [] if 1 <= n <= self.max_facets else [
+                f"give between 1 and {self.max_facets} non-empty facets (got {n})."]
 
         asked = await ask(self.backend, prompt, {"question": question.strip()}, FacetsReply, check)
         if not asked.ok or asked.reply is None:
