@@ -19,7 +19,7 @@ from .claims import (
     CAMEL, ClaimReading, claim_numbers, content_forms, is_remark, negated, normalised_numbers, question_keys,
     read_claim, word_key,
 )
-from .edit_words import EditSentences
+from .edit_words import EditSentences, rivals
 from .edits import Edit, one_edit
 from .index import EvidenceIndex
 from .premise import premise_sentences, premise_text
@@ -33,5 +33,5 @@ __all__ = [
     "NUMBER_WORDS", "Rule", "STOPWORDS", "TOKEN", "Thresholds", "assess", "capitalised_names", "claim_numbers",
     "clean_number", "content_forms", "content_word_map", "content_words", "has_negation", "is_remark", "negated",
     "normalised_numbers", "numbers", "one_edit", "premise_sentences", "premise_text", "question_keys", "read_claim",
-    "rule_of", "stem", "tokens", "word_key",
+    "rivals", "rule_of", "stem", "tokens", "word_key",
 ]

@@ -85,6 +85,14 @@ _CONTRAST_WORDS = frozenset(w for cls in _CONTRASTS for g in cls for w in g)
 #: the words that may stand where a contrast word stands, saying otherwise
 _RIVALS = {w: frozenset(x for cls in _CONTRASTS if any(w in g for g in cls) for g in cls if w not in g for x in g)
            for w in _CONTRAST_WORDS}
+
+
+def rivals(word: str) -> frozenset[str]:
+    """The words that may stand where ``word`` stands, saying otherwise (``_CONTRASTS``; empty for a word of no
+    class): read by the verifier's synthetic antonym pairs."""
+    return _RIVALS.get(word.lower(), frozenset())
+
+
 #: an evidence sentence's verb negations that a claim may drop, and the word each leaves ("cannot" -> "can"); "not"
 #: and "never" leave none. "do not", "don't" and their kin change the verb's form when dropped, and are left out
 _AFFIRMED = {"not": "", "never": "", "cannot": "can", "can't": "can", "won't": "will", "isn't": "is",
