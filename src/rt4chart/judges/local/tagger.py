@@ -16,7 +16,6 @@ claim tokens only (their positions are an input; ``rt4chart_training.tagger_grap
 from __future__ import annotations
 
 import math
-import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -25,8 +24,8 @@ from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
-from ...errors import MissingDependencyError
 from .. import features as F
+from ..runtime import cpu_session, plain_tokenizer
 
 TAGGER_MODEL = "local_tagger.onnx"
 TOKENIZER = "local_tagger_tokenizer.json"
@@ -93,13 +92,7 @@ class Encoder:
     """Builds tagger inputs with a ``tokenizers`` tokenizer (the model's own ``tokenizer.json``)."""
 
     def __init__(self, tokenizer_file: "str | Path", max_len: int = MAX_LEN) -> None:
-        try:
-            from tokenizers import Tokenizer
-        except ImportError as exc:
-            raise MissingDependencyError("tokenizers", "local", hint="pip install tokenizers") from exc
-        self.tok = Tokenizer.from_file(str(tokenizer_file))
-        self.tok.no_truncation()
-        self.tok.no_padding()
+        self.tok = plain_tokenizer(tokenizer_file)
         self.cls = self.tok.token_to_id("[CLS]")
         self.sep = self.tok.token_to_id("[SEP]")
         self.max_len = max_len
@@ -195,16 +188,9 @@ class Tagger:
     """The ONNX tagger and its encoder. ``probabilities`` gives P(hallucinated) per claims-text token."""
 
     def __init__(self, directory: Path, threads: Optional[int]) -> None:
-        try:
-            import onnxruntime as ort
-        except ImportError as exc:  # pragma: no cover - a core dependency
-            raise MissingDependencyError("onnxruntime", "local", hint="pip install onnxruntime") from exc
         self.encoder = Encoder(directory / TOKENIZER)
-        opts = ort.SessionOptions()
         # one 512-token sequence is worth a few threads (the tree models take 1); the judge runs one pass at a time
-        opts.intra_op_num_threads = threads or min(4, os.cpu_count() or 1)
-        opts.inter_op_num_threads = 1
-        self.session = ort.InferenceSession(str(directory / TAGGER_MODEL), opts, providers=["CPUExecutionProvider"])
+        self.session = cpu_session(directory / TAGGER_MODEL, threads)
 
     @property
     def session(self) -> Any:
