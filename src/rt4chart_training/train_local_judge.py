@@ -10,7 +10,7 @@ names another.
 
 Data: ``../shared/data/ragtruth`` train split (15,090 responses); the test split is never read here. Each answer is
 cut into claims by the auditor's rule decomposer, and every word of every claim gets the feature row of
-``rt4chart.judges.features.claim_rows`` read against the full context, labelled 1 when a gold span covers it.
+``rt4chart.judges.local.features.claim_rows`` read against the full context, labelled 1 when a gold span covers it.
 
 Gradient-boosted tree ensembles (scikit-learn ``HistGradientBoostingClassifier``, deterministic, no early
 stopping):
@@ -52,7 +52,7 @@ import numpy as np
 from rt4chart.audit.decompose import RuleDecomposer
 from rt4chart.eval.datasets import load_ragtruth
 from rt4chart.eval.metrics import answer_prf, span_prf
-from rt4chart.judges import features as F
+from rt4chart.judges.local import features as F
 from rt4chart.judges.local import tagger as T
 from rt4chart.judges.local import (
     CALIBRATOR, CALIBRATOR_FEATURES, CALIBRATOR_T, CARD, CLAIM_MODEL, CLAIM_MODEL_T, SPAN_FEATURES, SPAN_MODEL_MIN_RISK,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from rt4chart.evidence import Kind, Rule
-from rt4chart.judges import features as F
+from rt4chart.judges.local import features as F
 
 CTX = ("The free trial lasts 14 days. After the trial, the Pro plan costs 12 dollars a month. "
        "Refunds are not available for annual plans.")

@@ -16,7 +16,7 @@ from rt4chart import Claim, Label, Span, check_relation
 from rt4chart.cli import main
 from rt4chart.errors import ConfigError
 from rt4chart.evidence import EditSentences, is_remark
-from rt4chart.judges import features as F
+from rt4chart.judges.local import features as F
 from rt4chart.judges import local
 from rt4chart.judges.local import judge as J
 from rt4chart.judges.local import models as M

@@ -9,7 +9,7 @@ import pytest
 
 from rt4chart import Claim, Label, Span
 from rt4chart.errors import ConfigError
-from rt4chart.judges import features as F
+from rt4chart.judges.local import features as F
 from rt4chart.judges import local
 from rt4chart.judges.local import judge as J
 from rt4chart.judges.local import models as M

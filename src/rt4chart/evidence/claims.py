@@ -3,7 +3,7 @@
 Words match on a key (``word_key``: the stem, or its first five letters when longer); numbers are normalised as
 facts to check (``normalised_numbers``: clock times, fractions, ordinals); a claim's words are weighted (numbers and
 names count most, generic words least) once per claim text (``read_claim``). The local judge's features read these
-too: changing what they compute changes that model's inputs, so bump ``judges.features.VERSION`` and retrain it.
+too: changing what they compute changes that model's inputs, so bump ``judges.local.features.VERSION`` and retrain it.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The trained offline judge (``--judge local``; the default when no LLM is configured): two tree ensembles run
 with onnxruntime, trained on the RAGTruth train split only by ``python -m rt4chart_training.train_local_judge``.
 
-For each claim, every word gets a feature row (``rt4chart.judges.features``: is it, its stem, its bigrams found in
+For each claim, every word gets a feature row (``rt4chart.judges.local.features``: is it, its stem, its bigrams found in
 the evidence; is it a number or a name; how well the best evidence sentences cover the claim; the lexical judge's
 checks). The **word model** gives each word P(inside a hallucinated span). The **claim model** reads those
 probabilities aggregated per claim and over all the claims judged together (at the global stage: the whole answer),

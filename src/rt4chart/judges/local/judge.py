@@ -16,7 +16,7 @@ import numpy as np
 from ...errors import ConfigError
 from ...evidence import one_edit
 from ...types import Claim, Judgment, Label, Span, Stage
-from .. import features as F
+from . import features as F
 from . import rules as R
 from . import tagger as T
 from .models import MODEL_NAME, Prediction, is_available, load, model_dir

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple, Optional, Sequence
 import numpy as np
 
 from ...errors import ConfigError, MissingDependencyError
-from .. import features as F
+from . import features as F
 from . import tagger as T
 from .rules import decided_by_rule
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from ...evidence import EvidenceIndex, claim_numbers, is_remark
 from ...types import Claim
-from .. import features as F
+from . import features as F
 
 #: a claim with at least this many content words, none of which occurs anywhere in the evidence, is baseless
 #: whatever the model says (``unseen_claims``)

@@ -13,7 +13,7 @@ from typing import Sequence
 import numpy as np
 
 from ...types import Span, merge_intervals
-from .. import features as F
+from . import features as F
 
 #: flagged words separated by at most this many characters (spaces, punctuation) form one span
 BRIDGE = 3

@@ -24,7 +24,7 @@ from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
-from .. import features as F
+from . import features as F
 from ..runtime import cpu_session, plain_tokenizer
 
 TAGGER_MODEL = "local_tagger.onnx"

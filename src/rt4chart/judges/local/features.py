@@ -32,11 +32,11 @@ from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from ..evidence import (
+from ...evidence import (
     CAMEL, STOPWORDS, TOKEN, Assessment, EvidenceIndex, Kind, Rule, Thresholds, assess, claim_numbers,
     normalised_numbers, question_keys, rule_of, stem, tokens, word_key,
 )
-from ..text.segment import split_sentences
+from ...text.segment import split_sentences
 
 VERSION = 3
 
