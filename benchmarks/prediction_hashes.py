@@ -1,0 +1,87 @@
+"""Hashes of what the offline judges and the gate predict on the 2,700 RAGTruth test answers, to show that a change
+that should not change a prediction did not (docs/results/consolidation.md).
+
+    python3 -m benchmarks.prediction_hashes --out /tmp/hashes [--limit N]
+
+It runs the documented commands: ``rt4chart eval run --dataset ragtruth --split test --judge lexical`` and
+``--judge local`` (``--no-baselines --bootstrap 1``: only the predictions matter here), and ``rt4chart triage route``
+over the same records with the shipped gate and with ``--gate z``. Printed per system: the sha256 of
+``predictions.jsonl`` (label, score, spans and evidence spans of every answer), of ``results.jsonl`` with its timing
+fields (``seconds``) removed (every claim's label, reason, score, spans and evidence), and of the triage output.
+Two runs of the same code give the same hashes (checked), so a different hash is a changed prediction.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from rt4chart.eval.datasets import ENV_DATA_DIR, load_ragtruth
+
+TIMING = frozenset({"seconds"})
+
+
+def _strip(value):
+    if isinstance(value, dict):
+        return {k: _strip(v) for k, v in value.items() if k not in TIMING}
+    if isinstance(value, list):
+        return [_strip(v) for v in value]
+    return value
+
+
+def file_sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def results_sha256(path: Path) -> str:
+    """sha256 of the results, one canonical JSON line per record, timing fields removed."""
+    h = hashlib.sha256()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        h.update(json.dumps(_strip(json.loads(line)), sort_keys=True, ensure_ascii=False).encode() + b"\n")
+    return h.hexdigest()
+
+
+def _run(*args: str) -> None:
+    subprocess.run(["rt4chart", *args], check=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", type=Path, required=True, help="folder for the runs (created)")
+    ap.add_argument("--limit", type=int, help="only the first N test records (a quick look; not the documented run)")
+    args = ap.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    data_dir = os.environ.get(ENV_DATA_DIR) or None
+    records = load_ragtruth("test", data_dir=data_dir)
+    limit = ["--limit", str(args.limit)] if args.limit else []
+    if args.limit:
+        records = records[: args.limit]
+    rows = args.out / "test-records.jsonl"
+    with rows.open("w", encoding="utf-8") as f:
+        for r in records:
+            f.write(json.dumps({"id": r.id, "context": r.context, "question": r.question, "answer": r.answer}) + "\n")
+    table = []
+    for judge in ("lexical", "local"):
+        run = args.out / judge
+        _run("eval", "run", "--dataset", "ragtruth", "--split", "test", "--judge", judge, "-o", str(run), "-q",
+             "--no-baselines", "--bootstrap", "1", *limit)
+        table.append((f"{judge} predictions.jsonl", file_sha256(run / "predictions.jsonl")))
+        table.append((f"{judge} results.jsonl (no timing)", results_sha256(run / "results.jsonl")))
+    for name, gate in (("gate (shipped)", "default"), ("gate z", "z")):
+        out = args.out / f"triage-{gate}.jsonl"
+        _run("triage", "route", str(rows), "--gate", gate, "-o", str(out))
+        table.append((f"{name} triage route", file_sha256(out)))
+    print(f"{len(records)} records")
+    for name, digest in table:
+        print(f"{name:34} {digest}")
+    (args.out / "hashes.json").write_text(json.dumps(dict(table), indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
