@@ -1,7 +1,7 @@
 """Does `rt4chart serve` stay responsive while it audits? ``GET /healthz`` latency with and without load.
 
-    python benchmarks/server_health.py                    # the default offline judge, 16 concurrent audits
-    python benchmarks/server_health.py --judge lexical --rounds 5 --json out.json
+    python3 -m benchmarks.server_health                  # the default offline judge, 16 concurrent audits
+    python3 -m benchmarks.server_health --judge lexical --rounds 5 --json out.json
 
 The server runs in its own process on 127.0.0.1 (an ephemeral port), as `rt4chart serve` starts it (uvicorn, one
 worker, the judge built once at startup). A thread polls ``/healthz`` every ``--interval`` seconds over its own
