@@ -80,6 +80,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     out = Path(args.out)
     command = "python3 -m rt4chart_training.verifier.build " + shlex.join(sys.argv[1:] if argv is None else argv)
     common = {"command": command.strip(), "seed": args.seed, "limit": args.limit}
+    caps = _caps(args)
     records = _train_records(args) if {"ragtruth", "synthetic"} & set(parts) else []
     if "nli" in parts:
         t0 = time.time()
@@ -94,7 +95,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                other_share=args.other_share, **common, seconds=round(time.time() - t0, 1))
     if "synthetic" in parts:
         t0 = time.time()
-        caps = _caps(args)
         syn = synthetic_pairs(records, seed=args.seed, caps=caps)
         _write(out, "pairs-synthetic", syn, caps=caps, contexts=len({r.group for r in records}), **common,
                seconds=round(time.time() - t0, 1))

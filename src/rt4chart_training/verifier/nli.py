@@ -105,18 +105,18 @@ class NliPairs:
 
 
 def nli_pairs(data_dir: "str | os.PathLike[str] | None" = None, *, limit: Optional[int] = None,
-              sets: Optional[tuple[str, ...]] = None) -> NliPairs:
+              sets: Optional[tuple[str, ...]] = None, heldout: int = HELDOUT) -> NliPairs:
     """The training pairs of ``sets`` (default all of ``TRAIN_SETS``; ``limit`` rows per split at most, for quick
-    runs), deduplicated, without the held-out SNLI pairs, their premises or their hypotheses."""
+    runs), deduplicated, without the ``heldout`` SNLI test pairs, their premises or their hypotheses."""
     folder = nli_dir(data_dir)
     names = tuple(TRAIN_SETS) if sets is None else sets
     for name in names:
         if name not in TRAIN_SETS:
             raise ConfigError(f"{name!r} is not a train-licensed NLI set (those are {', '.join(TRAIN_SETS)})")
-    heldout = heldout_snli(folder)
-    held_pairs = {(p.premise, p.hypothesis) for p in heldout}
-    held_premises = {p.premise for p in heldout}
-    held_hypotheses = {p.hypothesis for p in heldout}
+    held = heldout_snli(folder, heldout)
+    held_pairs = {(p.premise, p.hypothesis) for p in held}
+    held_premises = {p.premise for p in held}
+    held_hypotheses = {p.hypothesis for p in held}
     rows: list[Pair] = []
     dropped = {"heldout_pair": 0, "heldout_premise": 0, "heldout_hypothesis": 0, "duplicate": 0,
                "conflicting_labels": 0}
@@ -145,4 +145,4 @@ def nli_pairs(data_dir: "str | os.PathLike[str] | None" = None, *, limit: Option
         else:
             seen.add(key)
             train.append(p)
-    return NliPairs(train, heldout, dropped)
+    return NliPairs(train, held, dropped)

@@ -27,11 +27,12 @@ class Pair(NamedTuple):
 
 
 def write_pairs(path: Path, pairs: Iterable[Pair]) -> int:
-    """Write ``pairs`` to ``path`` (gzip with no timestamp, so the same pairs give the same bytes); the row count."""
+    """Write ``pairs`` to ``path`` (gzip with no name or timestamp, so the same pairs give the same bytes); the row
+    count."""
     path.parent.mkdir(parents=True, exist_ok=True)
     n = 0
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as gz, \
+    with open(tmp, "wb") as raw, gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0) as gz, \
             io.TextIOWrapper(gz, encoding="utf-8") as fh:
         for p in pairs:
             if p.label not in LABELS:

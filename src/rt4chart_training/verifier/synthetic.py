@@ -65,17 +65,16 @@ def _states(sentence: str) -> bool:
 
 def _name_runs(sentence: str) -> list[tuple[int, int, str]]:
     """Runs of capitalised words, as ``(start, end, text)``, without a possessive "'s", and with a word of at least
-    three letters that is not a stop word: a run that opens the sentence loses its first word when that word stands
-    alone or is a stop word ("The Hollis Museum" -> "Hollis Museum")."""
+    three letters that is not a stop word; a run that opens the sentence loses its first word ("The Hollis Museum"
+    -> "Hollis Museum", "Yesterday Smith" -> "Smith")."""
     out = []
     lead = len(sentence) - len(sentence.lstrip(" \"'(*-•"))
     for m in _NAME_RUN.finditer(sentence):
         start, text = m.start(), m.group()
         words = text.split()
-        while words and start == lead and (len(words) == 1 or words[0].lower() in STOPWORDS):
+        if start == lead:  # a sentence's first word is capitalised whatever it is
             start += len(words[0]) + 1
             words = words[1:]
-            lead = -1
         end = m.end()
         if words and words[-1].endswith("'s"):  # the possessive stays where it is
             words[-1] = words[-1][:-2]
@@ -331,7 +330,8 @@ def other_sentence(src: Source, rng: random.Random) -> Optional[str]:
 
 def added_clause(src: Source, rng: random.Random) -> Optional[str]:
     """The sentence with a clause of another document added: "<sentence>, and <fragment>." (the fragment is a
-    clause of another document's sentence, with two content words the premise does not have)."""
+    clause of another document's sentence, with two content words the premise does not have; its first word is
+    lower-cased unless the other document writes it as a name)."""
     if not src.other or src.sentence.rstrip().endswith("?"):
         return None
     other = src.other[rng.randrange(len(src.other))]
@@ -340,7 +340,8 @@ def added_clause(src: Source, rng: random.Random) -> Optional[str]:
     words = part.split()
     if len(words) < 4 or _unheld(part, src.premise) < 2:
         return None
-    if words[0].lower() in STOPWORDS:
+    names = {w for o in src.other for _, _, run in _name_runs(o) for w in run.split()}
+    if words[0] not in names:  # a sentence's first word, not a name
         part = part[:1].lower() + part[1:]
     return src.sentence.rstrip().rstrip(".!;,:") + ", and " + part + "."
 
