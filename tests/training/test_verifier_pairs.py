@@ -94,11 +94,15 @@ def test_neutral_generators_bring_content_from_another_document():
 
 @pytest.mark.parametrize("name, sentence", [
     ("quantifier", "The museum opened in 1921 near the river."),
+    ("quantifier", "She published a tell-all memoir last month."),
+    ("quantifier", "She was only 18 months old at the time."),  # "only" before a number is no scope
+    ("quantifier", "The only problem was the noise at night."),
     ("negation", "If the museum is open, we will visit it."),  # a condition states nothing
     ("negation", "The museum is not open and it cannot be visited."),  # two negations
     ("antonym", "The museum was built in 1921 near the river."),
     ("role_swap", "Smith and Jones opened the museum together."),  # a list reads the same in any order
     ("role_swap", "The museum opened in 1921 near the river."),
+    ("role_swap", "The museum of Boston opened in March."),  # a month is no name
     ("wrong_entity", "the museum opened in 1921 near the river."),
     ("number", "The museum opened long ago near the river."),
     ("temporal", "The museum was named after its founder."),
@@ -110,6 +114,14 @@ def test_neutral_generators_bring_content_from_another_document():
 ])
 def test_a_generator_that_cannot_apply_returns_nothing(name, sentence):
     assert _gen(name, sentence)[1] is None
+
+
+def test_prose_sentences_only():
+    assert synthetic.prose("The museum opened in 1921 near the river.")
+    assert not synthetic.prose("Short one.")
+    assert not synthetic.prose('"name": "Apna Indian Kitchen", "city": "Santa Barbara".')
+    assert not synthetic.prose("I loved it.\\n\\nThe staff were kind and quick.")  # a line break written out
+    assert not synthetic.prose("is the museum open in the morning or not?")
 
 
 def test_synthetic_pairs_are_seeded_capped_and_grouped_by_context():

@@ -18,6 +18,7 @@ from typing import Callable, Iterable, Optional, Sequence
 from rt4chart.audit.decompose import RuleDecomposer
 from rt4chart.eval.datasets import EvalRecord
 from rt4chart.evidence import NEGATIONS, NUMBER, STOPWORDS, EvidenceIndex, content_words, negated, numbers, rivals
+from rt4chart.evidence.claims import DAYS, MONTHS
 
 from .pairs import LABELS, Pair
 
@@ -64,9 +65,9 @@ def _states(sentence: str) -> bool:
 
 
 def _name_runs(sentence: str) -> list[tuple[int, int, str]]:
-    """Runs of capitalised words, as ``(start, end, text)``, without a possessive "'s", and with a word of at least
-    three letters that is not a stop word; a run that opens the sentence loses its first word ("The Hollis Museum"
-    -> "Hollis Museum", "Yesterday Smith" -> "Smith")."""
+    """Runs of capitalised words, as ``(start, end, text)``, without a possessive "'s", with a word of at least three
+    letters that is not a stop word, and no month or day; a run that opens the sentence loses its first word ("The
+    Hollis Museum" -> "Hollis Museum", "Yesterday Smith" -> "Smith")."""
     out = []
     lead = len(sentence) - len(sentence.lstrip(" \"'(*-•"))
     for m in _NAME_RUN.finditer(sentence):
@@ -79,7 +80,8 @@ def _name_runs(sentence: str) -> list[tuple[int, int, str]]:
         if words and words[-1].endswith("'s"):  # the possessive stays where it is
             words[-1] = words[-1][:-2]
             end -= 2
-        if any(w.lower() not in STOPWORDS and len(w) >= 3 for w in words):
+        calendar = any(w.lower() in MONTHS or w.lower() in DAYS for w in words)
+        if not calendar and any(w.lower() not in STOPWORDS and len(w) >= 3 for w in words):
             out.append((start, end, " ".join(words)))
     return out
 
@@ -94,12 +96,12 @@ _NOT_A_NOUN = ("(?:of|the|a|an|this|that|these|those|my|his|her|its|our|their|yo
                "sort|sorts|kind|kinds|along|else|right|together|alone|told)")
 _QUANTIFIERS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p, re.IGNORECASE), r) for p, r in (
     (r"(?:(?<=^)|(?<=\bto )|(?<=\bfor )|(?<=\bby )|(?<=\bwith )|(?<=\bamong ))only [a-z]+ ([a-z]+s)\b", r"all \1"),
-    (_AFTER_DETERMINER + r"(?<!\bnot )\bonly\b(?! (?:if|when|to|a|one|two|three|once|be|been|because)\b)",
-     "not only"),
+    (_AFTER_DETERMINER + r"(?<!\bnot )\bonly\b(?! (?:if|when|to|a|an|one|two|three|four|five|once|be|been|"
+     r"because|about|around|\d))", "not only"),
     (r"(?<!\bat )(?<!\bafter )(?<!\babove )\ball of the\b", "none of the"),
-    (rf"(?<!\bat )(?<!\bafter )(?<!\babove )\b(?:all|every)\b(?= [a-z])(?! {_NOT_A_NOUN}\b)", "no"),
+    (rf"(?<!\bat )(?<!\bafter )(?<!\babove )(?<!-)\b(?:all|every)\b(?= [a-z])(?! {_NOT_A_NOUN}\b)", "no"),
     (r"\b(?:some|several|many) of the\b", "none of the"),
-    (rf"\b(?:some|several)\b(?= [a-z])(?! {_NOT_A_NOUN}\b)", "no"),
+    (rf"(?<!-)\b(?:some|several)\b(?= [a-z])(?! {_NOT_A_NOUN}\b)", "no"),
     (r"\balways\b", "never"),
     (r"\b(?:everyone|everybody)\b", "no one"),
     (r"\beverything\b", "nothing"),
@@ -185,8 +187,8 @@ def antonym(src: Source, rng: random.Random) -> Optional[str]:
 
 
 def role_swap(src: Source, rng: random.Random) -> Optional[str]:
-    """Two names of one sentence swapped ("Smith defeated Jones" -> "Jones defeated Smith"), when words other than
-    "and"/"or" stand between them (a list reads the same in any order)."""
+    """Two names of one sentence swapped ("Smith defeated Jones" -> "Jones defeated Smith"), when one to eight words
+    stand between them, not only "and"/"or" (a list reads the same in any order)."""
     s = src.sentence
     if not _states(s):
         return None
@@ -194,7 +196,7 @@ def role_swap(src: Source, rng: random.Random) -> Optional[str]:
     pairs = []
     for (a0, a1, a), (b0, b1, b) in zip(runs, runs[1:]):
         between = [w.lower() for w in _WORD.findall(s[a1:b0])]
-        if a.lower() != b.lower() and s.count(a) == 1 and s.count(b) == 1 \
+        if a.lower() != b.lower() and s.count(a) == 1 and s.count(b) == 1 and len(between) <= 8 \
                 and any(w not in ("and", "or", "of", "the") for w in between):
             pairs.append((a0, a1, b0, b1))
     if not pairs:
@@ -371,10 +373,10 @@ def default_caps(per_label: int) -> dict[str, int]:
 
 def prose(sentence: str) -> bool:
     """A sentence of running text worth editing: 6-60 words, starting with a capital, ending in "." or "!", no
-    record syntax (braces, '":')."""
+    record syntax (braces, '":') and no line break, as a character or written out ("\\n")."""
     words = sentence.split()
     return (6 <= len(words) <= 60 and sentence[:1].isupper() and sentence.rstrip().endswith((".", "!"))
-            and not any(c in sentence for c in "{}[]|\n") and '":' not in sentence)
+            and not any(c in sentence for c in "{}[]|\n") and '":' not in sentence and "\\n" not in sentence)
 
 
 def window(texts: Sequence[str], i: int, rng: random.Random) -> str:
