@@ -30,7 +30,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from rt4chart import Auditor
-from rt4chart.eval.datasets import load_ragtruth
+from rt4chart.eval.datasets import ENV_DATA_DIR, load_ragtruth
 from rt4chart.evidence import content_words
 from rt4chart.judges.llm import LLMSettings, build_llm
 from tests.llm.fake_openai import ChatRequest, FakeOpenAI
@@ -121,7 +121,7 @@ def main() -> None:
     ap.add_argument("--json", type=Path, help="also write the table as JSON here")
     args = ap.parse_args()
 
-    pool = load_ragtruth("test")
+    pool = load_ragtruth("test", data_dir=os.environ.get(ENV_DATA_DIR) or None)
     sample = random.Random(args.seed).sample(pool, args.records)
     records = [r.to_record() for r in sample]
     tasks = {t: sum(r["task"] == t for r in records) for t in sorted({r["task"] for r in records})}

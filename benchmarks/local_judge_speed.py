@@ -20,19 +20,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import time
 from pathlib import Path
 
 from rt4chart.audit.auditor import Auditor
-from rt4chart.eval.datasets import load_ragtruth
+from rt4chart.eval.datasets import ENV_DATA_DIR, load_ragtruth
 from rt4chart.judges.lexical import LexicalJudge
 from rt4chart.judges.local import LocalJudge, is_available
 
 
 def pick(n: int, distinct: bool = False) -> list[dict]:
-    records = load_ragtruth("test")
+    records = load_ragtruth("test", data_dir=os.environ.get(ENV_DATA_DIR) or None)
     by_task: dict[str, list] = {}
     seen: set[str] = set()
     for r in records:

@@ -5,9 +5,18 @@ answers. Imports nothing of rt4chart at module level (the tagger's GPU stages ru
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
 from typing import Optional
+
+from rt4chart.eval.datasets import ENV_DATA_DIR
+
+
+def data_dir() -> Optional[str]:
+    """The data folder named by ``$RT4CHART_DATA_DIR`` (read here, at the training code's edge), else None: the
+    loaders then look for ``shared/data`` above the working directory."""
+    return os.environ.get(ENV_DATA_DIR) or None
 
 
 def covered(start: int, end: int, spans) -> int:
@@ -41,6 +50,6 @@ def validation_records() -> list:
     from rt4chart.eval.datasets import load_ragtruth
 
     card = shipped_card()
-    records = load_ragtruth("train")
+    records = load_ragtruth("train", data_dir=data_dir())
     fold_of = split_groups([r.group for r in records], card["seed"], card["val_frac"], 1)
     return [r for r in records if fold_of[r.group] < 0]

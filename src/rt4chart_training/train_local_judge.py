@@ -59,7 +59,7 @@ from rt4chart.judges.local import (
     SPAN_MODEL_T, TAGGER_CARD, WORD_MODEL, WORD_MODEL_T, calibrator_rows, decided_by_rule, merge_words, model_dir,
     shares_something, span_rows)
 
-from .splits import claim_is_hallucinated, covered, split_groups
+from .splits import claim_is_hallucinated, covered, data_dir, split_groups
 
 
 def prepare(args) -> dict:
@@ -69,7 +69,7 @@ def prepare(args) -> dict:
         print(f"[prepare] cached: {cache}", flush=True)
         return dict(np.load(cache))
     t0 = time.time()
-    records = load_ragtruth("train")
+    records = load_ragtruth("train", data_dir=data_dir())
     fold_of = split_groups([r.group for r in records], args.seed, args.val_frac, args.folds)
     dec = RuleDecomposer()
     mats, y, record, claim, start, end, claim_y = [], [], [], [], [], [], []
@@ -336,7 +336,7 @@ def main() -> None:
     np.random.seed(args.seed)
     random.seed(args.seed)
     data = prepare(args)
-    records = load_ragtruth("train")
+    records = load_ragtruth("train", data_dir=data_dir())
     from sklearn.metrics import roc_auc_score
 
     X, y = data["X"], data["y"]

@@ -57,7 +57,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .splits import split_groups
+from .splits import data_dir, split_groups
 
 ENC_VERSION = 2
 
@@ -79,7 +79,7 @@ def prepare(args) -> Path:
     from rt4chart.judges.local.tagger import Encoder
 
     t0 = time.time()
-    records = load_ragtruth("train")
+    records = load_ragtruth("train", data_dir=data_dir())
     fold_of = split_groups([r.group for r in records], args.seed, args.val_frac, args.folds)
     val = {g for g, f in fold_of.items() if f < 0}
     enc = Encoder(base_model_dir() / "tokenizer.json", args.max_len)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from rt4chart.eval.datasets import load_ragtruth
 
-from ..splits import claim_is_hallucinated
+from ..splits import claim_is_hallucinated, data_dir
 
 EDGES = (0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
 
@@ -28,7 +28,7 @@ def main() -> None:
     ap.add_argument("run", type=Path, help="an eval run folder holding results.jsonl")
     ap.add_argument("--split", default="test")
     args = ap.parse_args()
-    gold = {r.id: r for r in load_ragtruth(args.split)}
+    gold = {r.id: r for r in load_ragtruth(args.split, data_dir=data_dir())}
     pairs: list[tuple[float, bool]] = []
     for line in (args.run / "results.jsonl").open():
         result = json.loads(line)

@@ -19,7 +19,7 @@ from rt4chart.audit.decompose import RuleDecomposer
 from rt4chart.eval.datasets import load_ragtruth
 from rt4chart.evidence import EvidenceIndex, one_edit
 
-from ..splits import claim_is_hallucinated, shipped_card, split_groups
+from ..splits import claim_is_hallucinated, data_dir, shipped_card, split_groups
 
 KINDS = ("name", "number", "word", "negation", "affirmation")
 
@@ -29,7 +29,7 @@ def main() -> None:
     ap.add_argument("--validation", action="store_true", help="the validation slice instead of the rest of train")
     args = ap.parse_args()
     card = shipped_card()
-    records = load_ragtruth("train")
+    records = load_ragtruth("train", data_dir=data_dir())
     fold_of = split_groups([r.group for r in records], card["seed"], card["val_frac"], 1)
     decomposer = RuleDecomposer()
     t0, claims, fires = time.time(), 0, []

@@ -25,6 +25,8 @@ from rt4chart.eval.metrics import answer_prf, span_prf
 from rt4chart.evidence import EvidenceIndex, assess
 from rt4chart.judges.lexical import LexicalJudge
 
+from ..splits import data_dir
+
 #: ``match`` only decides contradicted vs baseless for a number mismatch (both flag the answer), so it is chosen
 #: afterwards: among flagged claims that overlap a gold span, the balanced accuracy of the type (mean of the
 #: recalls of gold contradicted and gold baseless), since plain accuracy would favour never saying contradicted.
@@ -39,7 +41,7 @@ FLAG = {"no-evidence", "number-conflict", "negation-conflict", "number-missing",
 
 
 def sample(size: int, seed: int) -> list:
-    records = load_ragtruth("train")
+    records = load_ragtruth("train", data_dir=data_dir())
     groups: dict[tuple[str, str], list] = {}
     for r in records:
         groups.setdefault((r.task, r.group), []).append(r)

@@ -47,8 +47,8 @@ def data_root(dataset: str = "ragtruth", *, data_dir: "str | os.PathLike[str] | 
         looked.append(str(cand))
     shown = "; ".join(looked[:12]) + (f"; … ({len(looked) - 12} more)" if len(looked) > 12 else "")
     raise InputError(
-        f"data folder {dataset!r} not found; set {ENV_DATA_DIR} to the folder containing {dataset}/ "
-        f"or pass root=. Looked in: {shown}"
+        f"data folder {dataset!r} not found; pass data_dir= the folder containing {dataset}/ (the command line "
+        f"reads it from ${ENV_DATA_DIR}) or root=. Looked in: {shown}"
     )
 
 
