@@ -181,10 +181,14 @@ def _judge_options(f: Any) -> Any:
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
 @click.option("--gate-accept", type=click.FloatRange(0.0, 1.0, max_open=True), default=None,
               help="cascade: accept this fraction of lowest-risk records with the RAGScope gate, unjudged")
+@click.option("--shape", default="clean", show_default=True,
+              help="input shape (RAGTruth): clean, or instruction-question (the row's instruction as question "
+                   "for every task) and/or raw-data2txt (Data2txt contexts as the stored record literal), "
+                   "comma-separated; the gold spans are unchanged")
 @_judge_options
 def run_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[str], limit: Optional[int],
             no_baselines: bool, n_boot: int, seed: int, out_dir: Optional[str], resume: bool, quiet: bool,
-            gate_accept: Optional[float], **judge_kw: Any) -> None:
+            gate_accept: Optional[float], shape: str, **judge_kw: Any) -> None:
     """Audit every record of a dataset, then score it: writes results.jsonl (audit results), predictions.jsonl,
     metrics.json and table.md in the output folder."""
     from .._fields import auditor_options
@@ -193,12 +197,20 @@ def run_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[s
     from .runner import _meta, cascade_summary, gate_routing, results_to_predictions, run, score, write_outputs
     from .predictions import read_predictions
     from .scoring import render_markdown
+    from .shapes import parse_shape, shape_name, shape_records
 
     console = _console()
     judge_name = judge_kw.get("judge_name", "auto")
-    out = Path(out_dir or f"runs/eval-{dataset}-{split}{'-' + task if task else ''}-{judge_name}")
     try:
-        records = _load(dataset, split, task, data_path, limit)
+        shape = shape_name(parse_shape(shape))
+    except ConfigError as exc:
+        _fail(console, exc)
+        return
+    suffix = "" if shape == "clean" else "-" + shape.replace(",", "+")
+    out = Path(out_dir or f"runs/eval-{dataset}-{split}{'-' + task if task else ''}-{judge_name}{suffix}")
+    try:
+        records = shape_records(_load(dataset, split, task, data_path, limit), shape, dataset=dataset, split=split,
+                                root=data_path, data_dir=_data_dir())
         auditor = build_auditor(**auditor_options(judge_kw, llm_env(os.environ)))
         thresholds = None if no_baselines else _thresholds(dataset, data_path, console)
     except (ConfigError, InputError, MissingDependencyError) as exc:
@@ -219,7 +231,7 @@ def run_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[s
         preds, _ = read_predictions(out / "predictions.jsonl")
         report = score(records, preds, name=f"rt4chart ({judge_name})", baselines=not no_baselines,
                        thresholds=thresholds, missing="skip", n_boot=n_boot, seed=seed,
-                       meta=_meta(dataset, split, task, judge=judge_name, limit=limit,
+                       meta=_meta(dataset, split, task, judge=judge_name, limit=limit, shape=shape,
                                   window=judge_kw.get("window"), overlap=judge_kw.get("overlap"),
                                   global_verification=not judge_kw.get("no_global", False),
                                   model_dir=judge_kw.get("model_dir")))
@@ -238,7 +250,8 @@ def run_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[s
                       f"{c['gold_hallucinated_accepted']} gold-hallucinated answers among them "
                       f"(recall ceiling {c['recall_ceiling']})", highlight=False, soft_wrap=True)
     _report_errors(errors, console, "records that failed (not scored)")
-    title = f"{dataset} {split}" + (f" {task}" if task else "") + f", judge {judge_name}"
+    title = f"{dataset} {split}" + (f" {task}" if task else "") + f", judge {judge_name}" + \
+        ("" if shape == "clean" else f", shape {shape}")
     m, t = write_outputs(report, out, title)
     console.print(f"wrote {out / 'predictions.jsonl'}, {m} and {t}", highlight=False, soft_wrap=True)
     if not quiet:
