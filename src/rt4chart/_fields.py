@@ -31,9 +31,10 @@ def judge_options(f: Any) -> Any:
     """Options that choose and configure a judge; shared by commands that audit. ``auditor_options`` turns the
     values the command receives into the options of ``rt4chart.judges.registry.build_auditor``."""
     opts = [
-        click.option("--judge", "judge_name", type=click.Choice(["auto", "lexical", "local", "llm"]), default="auto",
-                     show_default=True, help="auto = LLM if --base-url/--model or RT4CHART_BASE_URL is set, "
-                     "else the trained offline judge if installed, else lexical."),
+        click.option("--judge", "judge_name", type=click.Choice(["auto", "lexical", "local", "llm", "verifier"]),
+                     default="auto", show_default=True, help="auto = LLM if --base-url/--model or RT4CHART_BASE_URL "
+                     "is set, else the trained offline judge if installed, else lexical; verifier = the NLI claim "
+                     "verifier (--model-dir: its model folder)."),
         click.option("--window", "-W", type=int, default=25, show_default=True, help="chunk size W in sentences"),
         click.option("--overlap", "-O", type=int, default=10, show_default=True, help="chunk overlap O (< W)"),
         click.option("--no-global", is_flag=True, help="skip global verification (local labels are final)"),
@@ -56,8 +57,8 @@ def judge_options(f: Any) -> Any:
         click.option("--no-tagger", is_flag=True,
                      help="local judge: skip its MiniLM tagger (trees only; about 4x faster, lower F1)"),
         click.option("--model-dir", type=click.Path(exists=True, file_okay=False), default=None,
-                     help="local judge: a models folder you trained (the training scripts' --out-dir; default: "
-                     "the shipped one)"),
+                     help="local judge: a models folder you trained (the training scripts' --out-dir); verifier: "
+                     "a folder of python3 -m rt4chart_training.verifier.export (default: the shipped one)"),
     ]
     for opt in reversed(opts):
         f = opt(f)

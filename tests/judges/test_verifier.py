@@ -1,19 +1,19 @@
-"""The verifier runtime (``rt4chart.judges.verifier``) on a tiny ONNX model built here with the ``onnx`` package: a
-token embedding table (plus a token-type table) averaged over the attention mask, then a 3-way MatMul. The word
-"never" pushes contradiction and "indeed" entailment wherever they are read; every other token is small noise, and
-with neither the bias makes it neutral."""
+"""The verifier runtime (``rt4chart.judges.verifier``) on a tiny ONNX model built with the ``onnx`` package
+(``verifier_helpers``): a token embedding table (plus a token-type table) averaged over the attention mask, then a
+3-way MatMul. The word "never" pushes contradiction and "indeed" entailment wherever they are read; every other token
+is small noise, and with neither the bias makes it neutral."""
 
 from __future__ import annotations
 
 import fnmatch
-import hashlib
-import json
 import shutil
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from verifier_helpers import CONTRADICTION, ENTAILMENT, NEUTRAL, onnx, tiny_model, write_card, write_folder
+from verifier_helpers import sha as _sha
 
 from rt4chart.errors import ConfigError
 from rt4chart.evidence.index import EvidenceIndex
@@ -23,66 +23,6 @@ from rt4chart.judges import verifier as V
 from rt4chart.judges.local import models as local_models
 from rt4chart.judges.verifier import model as M
 
-onnx = pytest.importorskip("onnx")
-
-TOKENIZER = runtime.model_dir() / "local_tagger_tokenizer.json"  # the MiniLM WordPiece tokenizer, as shipped
-HIDDEN = 8
-ENTAILMENT, CONTRADICTION, NEUTRAL = range(3)
-
-
-def _ids(*words: str) -> list[int]:
-    tok = runtime.plain_tokenizer(TOKENIZER)
-    return [tok.token_to_id(w) for w in words]
-
-
-def tiny_model() -> Any:
-    """The tiny verifier graph (IR 9, opset 17, as shipped files must be)."""
-    helper, numpy_helper, tp = onnx.helper, onnx.numpy_helper, onnx.TensorProto
-    contra, entail = _ids("never", "indeed")
-    rng = np.random.default_rng(0)
-    emb = rng.normal(0.0, 0.05, (30522, HIDDEN)).astype(np.float32)
-    emb[contra, :3] = (0.0, 40.0, 0.0)
-    emb[entail, :3] = (40.0, 0.0, 0.0)
-    types = rng.normal(0.0, 0.05, (2, HIDDEN)).astype(np.float32)
-    head = np.zeros((HIDDEN, 3), dtype=np.float32)
-    head[:3] = np.eye(3)
-    head[3:] = rng.normal(0.0, 0.5, (HIDDEN - 3, 3))
-    bias = np.array([0.0, 0.0, 0.5], dtype=np.float32)
-    inits = [numpy_helper.from_array(a, n) for a, n in [
-        (emb, "emb"), (types, "types"), (head, "head"), (bias, "bias"),
-        (np.array([1], np.int64), "seq_axis"), (np.array([-1], np.int64), "last_axis")]]
-    nodes = [
-        helper.make_node("Gather", ["emb", "input_ids"], ["tok"]),
-        helper.make_node("Gather", ["types", "token_type_ids"], ["typ"]),
-        helper.make_node("Add", ["tok", "typ"], ["x"]),
-        helper.make_node("Cast", ["attention_mask"], ["mask_f"], to=tp.FLOAT),
-        helper.make_node("Unsqueeze", ["mask_f", "last_axis"], ["m"]),
-        helper.make_node("Mul", ["x", "m"], ["xm"]),
-        helper.make_node("ReduceSum", ["xm", "seq_axis"], ["total"], keepdims=0),
-        helper.make_node("ReduceSum", ["m", "seq_axis"], ["count"], keepdims=0),
-        helper.make_node("Div", ["total", "count"], ["pooled"]),
-        helper.make_node("MatMul", ["pooled", "head"], ["z"]),
-        helper.make_node("Add", ["z", "bias"], ["logits"]),
-    ]
-    inputs = [helper.make_tensor_value_info(n, tp.INT64, ["batch", "seq"]) for n in M.INPUTS]
-    output = helper.make_tensor_value_info("logits", tp.FLOAT, ["batch", 3])
-    graph = helper.make_graph(nodes, "tiny_verifier", inputs, [output], initializer=inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    model.ir_version = 9
-    onnx.checker.check_model(model)
-    return model
-
-
-def _sha(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def write_card(folder: Path, **changes: Any) -> None:
-    card = {"labels": list(M.LABELS), "max_length": 64, "layers": 0, "base": "tiny test graph",
-            "files": {M.MODEL: _sha(folder / M.MODEL), M.TOKENIZER: _sha(folder / M.TOKENIZER)}}
-    card.update(changes)
-    (folder / M.CARD).write_text(json.dumps(card))
-
 
 @pytest.fixture(scope="module")
 def model_bytes() -> bytes:
@@ -91,10 +31,7 @@ def model_bytes() -> bytes:
 
 @pytest.fixture
 def folder(tmp_path: Path, model_bytes: bytes) -> Path:
-    (tmp_path / M.MODEL).write_bytes(model_bytes)
-    shutil.copyfile(TOKENIZER, tmp_path / M.TOKENIZER)
-    write_card(tmp_path)
-    return tmp_path
+    return write_folder(tmp_path, model_bytes)
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@
 Library users inject judge objects directly; this table exists so that ``--judge NAME`` can be resolved.
 ``auto`` picks the best judge available offline: the trained local judge when its model is installed, else
 the lexical judge — or the LLM judge when a model endpoint is configured (``base_url`` or ``model`` given).
+``verifier`` (the NLI claim verifier, ``rt4chart.judges.verifier``) is chosen by name only.
 ``build_auditor`` is what the CLI (``audit``, ``eval run``, ``diagnose``) and the server call. Nothing here reads
 environment variables: the CLI and the server read them at their edge and pass them as options.
 """
@@ -16,7 +17,7 @@ from ..audit.decompose import Decomposer, RuleDecomposer
 from ..errors import ConfigError
 from .base import Judge
 
-JUDGES = ("auto", "lexical", "local", "llm")
+JUDGES = ("auto", "lexical", "local", "llm", "verifier")
 
 
 def local_judge_available() -> bool:
@@ -32,8 +33,9 @@ def make_judge(name: str = "auto", **options: Any) -> tuple[Judge, Optional[Deco
     """Build ``(judge, decomposer)`` for a judge name; ``decomposer`` is None when the rule decomposer applies.
 
     Options: for ``lexical``: ``support``, ``match``; for ``local``: ``threshold``, ``no_tagger``, ``model_dir`` (a
-    models folder written by the training scripts' ``--out-dir``; default: the shipped one); for ``llm``: the
-    fields of ``rt4chart.judges.llm.LLMSettings`` (``base_url``, ``model``, ...).
+    models folder written by the training scripts' ``--out-dir``; default: the shipped one); for ``verifier``:
+    ``model_dir`` (a folder written by ``python3 -m rt4chart_training.verifier.export``; default: the shipped one);
+    for ``llm``: the fields of ``rt4chart.judges.llm.LLMSettings`` (``base_url``, ``model``, ...).
     """
     if name not in JUDGES:
         raise ConfigError(f"unknown judge {name!r}; choose one of {', '.join(JUDGES)}")
@@ -47,8 +49,9 @@ def make_judge(name: str = "auto", **options: Any) -> tuple[Judge, Optional[Deco
             name = "lexical"
     # an option the chosen judge does not read is a mistake to report, not to ignore
     if name != "local":
-        given = [flag for key, flag in (("threshold", "--threshold"), ("no_tagger", "--no-tagger"),
-                                        ("model_dir", "--model-dir"))
+        local_only = (("threshold", "--threshold"), ("no_tagger", "--no-tagger"),
+                      *((("model_dir", "--model-dir"),) if name != "verifier" else ()))
+        given = [flag for key, flag in local_only
                  if options.get(key) is not None and options.get(key) is not False]  # 0.0 == False
         if given:
             verb = "configures" if len(given) == 1 else "configure"
@@ -72,6 +75,10 @@ def make_judge(name: str = "auto", **options: Any) -> tuple[Judge, Optional[Deco
         if options.get("model_dir"):
             kw["directory"] = options["model_dir"]
         return LocalJudge(**kw), None
+    if name == "verifier":
+        from .verifier import VerifierJudge
+
+        return VerifierJudge(options.get("model_dir") or None), None
     import dataclasses
 
     from .llm import LLMSettings, build_llm
@@ -99,9 +106,9 @@ def build_auditor(
     bounds the records in flight and, for the LLM judge, the requests in flight.
     ``decomposition``: ``"rule"`` uses the offline rule decomposer with any judge; ``"sentence"`` or
     ``"holistic"`` choose the LLM decomposer (LLM judge only); None is the judge's default. ``judge_options`` go to
-    ``make_judge`` (local: ``threshold``, ``no_tagger``, ``model_dir``; LLM: ``base_url``, ``model``, ``api_key``,
-    ``cache``, ``cache_path`` and the other ``LLMSettings`` fields). Raises ``ConfigError`` for an unknown judge,
-    an option the chosen judge does not read, or bad W/O.
+    ``make_judge`` (local: ``threshold``, ``no_tagger``, ``model_dir``; verifier: ``model_dir``; LLM: ``base_url``,
+    ``model``, ``api_key``, ``cache``, ``cache_path`` and the other ``LLMSettings`` fields). Raises ``ConfigError``
+    for an unknown judge, an option the chosen judge does not read, or bad W/O.
     """
     options = {**judge_options, "concurrency": concurrency}
     if decomposition is not None and decomposition != "rule":
