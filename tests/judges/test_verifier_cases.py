@@ -1,0 +1,124 @@
+"""The verifier judge's acceptance test (issue 25, Acceptance 1): hand-made meaning-level cases (quantifier,
+paraphrased negation, antonym, role swap, wrong entity, temporal order, entailed paraphrase, and claims the context
+says nothing about) and the paper's running example (``examples/paper_example.jsonl``: claims 1 and 2 contradicted
+with context sentences 0 and 1 as evidence, claims 3 and 4 entailed, claim 5 baseless, the answer contradicted).
+
+It runs against a real verifier model folder: the one ``RT4CHART_VERIFIER_DIR`` names (an error if that folder is no
+model folder), else the shipped one (``rt4chart/judges/models``). Until a trained model ships, it skips (say so in
+the skip reason); it will run once one does. The cases are written from the meaning of the sentences, not from any
+model's outputs: they are not to be tuned to.
+
+The cases are paraphrases that ``evidence.one_edit`` (the judge's one-edit contradiction rule) does not read
+(``test_no_case_is_a_one_edit_copy``), so each contradiction must come from the model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+from typing import Optional
+
+import pytest
+
+from rt4chart import Label
+from rt4chart.evidence import EvidenceIndex, one_edit
+from rt4chart.judges import runtime
+from rt4chart.judges.registry import build_auditor
+from rt4chart.judges.verifier import VerifierJudge, is_available
+
+ROOT = Path(__file__).resolve().parents[2]
+PAPER = ROOT / "examples" / "paper_example.jsonl"
+E, C, N = Label.ENTAILED, Label.CONTRADICTED, Label.BASELESS
+
+
+def model_folder() -> Optional[Path]:
+    """The folder ``RT4CHART_VERIFIER_DIR`` names, else the shipped models folder when it holds a verifier."""
+    given = os.environ.get("RT4CHART_VERIFIER_DIR")
+    if given:
+        return Path(given)
+    return runtime.model_dir() if is_available() else None
+
+
+FOLDER = model_folder()
+if FOLDER is None:
+    pytest.skip("the verifier acceptance cases need a trained verifier model: none ships in rt4chart/judges/models "
+                "yet and RT4CHART_VERIFIER_DIR is not set (export one with python3 -m "
+                "rt4chart_training.verifier.export and set RT4CHART_VERIFIER_DIR to its folder)",
+                allow_module_level=True)
+
+#: (kind, context, claim, label)
+CASES = [
+    ("quantifier", "Only members of the board may vote on the annual budget.",
+     "Every employee of the company may vote on the annual budget.", C),
+    ("quantifier", "Three of the twelve water samples contained traces of lead; the other nine were clean.",
+     "All of the water samples contained lead.", C),
+    ("quantifier", "None of the passengers on the ferry were injured in the collision.",
+     "Several passengers were hurt when the ferry collided.", C),
+    ("paraphrased negation", "The company declined to comment on the leaked report.",
+     "The company commented publicly on the leaked report.", C),
+    ("paraphrased negation", "Applicants must present a valid passport at the interview.",
+     "A passport is not needed for the interview.", C),
+    ("paraphrased negation", "The bridge was closed to all traffic for the whole of 2021.",
+     "Cars were able to cross the bridge throughout 2021.", C),
+    ("antonym", "The lake is shallow: it is rarely deeper than two metres.",
+     "The lake is extremely deep.", C),
+    ("antonym", "Sales of the new phone rose sharply in the second quarter.",
+     "The new phone sold worse in the second quarter.", C),
+    ("role swap", "The striker was fouled by the goalkeeper inside the penalty area.",
+     "The goalkeeper was fouled by the striker.", C),
+    ("role swap", "Maria hired Tom as her personal assistant in 2019.",
+     "Tom hired Maria as his assistant.", C),
+    ("wrong entity", "The peace treaty was signed in Vienna by the foreign ministers of both countries.",
+     "The foreign ministers signed the peace treaty in Geneva.", C),
+    ("wrong entity", "Jane Eyre was written by Charlotte Brontë and published in 1847.",
+     "Emily Brontë is the author of Jane Eyre.", C),
+    ("temporal order", "She graduated from university in 2010 and joined the bank two years later.",
+     "She joined the bank before she graduated from university.", C),
+    ("temporal order", "The storm reached the coast only after the evacuation of the town had been completed.",
+     "The town was evacuated after the storm reached the coast.", C),
+    ("entailed paraphrase", "The museum opens its doors at 9 a.m. and closes at 5 p.m. every day of the week.",
+     "The museum is open daily from nine in the morning.", E),
+    ("entailed paraphrase", "The committee approved the proposal unanimously on Friday.",
+     "Every member of the committee voted for the proposal.", E),
+    ("entailed paraphrase", "Dr. Lee, a cardiologist, has worked at the city hospital since 2005.",
+     "Dr. Lee is a heart doctor at the city hospital.", E),
+    ("baseless", "The museum opens its doors at 9 a.m. and closes at 5 p.m. every day of the week.",
+     "The museum has a rooftop cafe with views of the river.", N),
+    ("baseless", "Dr. Lee, a cardiologist, has worked at the city hospital since 2005.",
+     "Dr. Lee studied medicine in Edinburgh.", N),
+]
+
+
+@pytest.fixture(scope="module")
+def judge() -> VerifierJudge:
+    return VerifierJudge(FOLDER)
+
+
+@pytest.mark.parametrize("kind, context, claim, label", CASES, ids=[f"{k}-{i}" for i, (k, *_) in enumerate(CASES)])
+def test_meaning_level_case(judge: VerifierJudge, kind: str, context: str, claim: str, label: Label):
+    [j] = judge.judge_all([claim], context)
+    assert j.label == label, f"{kind}: {claim!r} against {context!r}: {j.label.value} ({j.reason})"
+
+
+def test_the_cases_cover_every_kind_the_issue_names():
+    kinds = {k for k, *_ in CASES}
+    assert {"quantifier", "paraphrased negation", "antonym", "role swap", "wrong entity", "temporal order",
+            "entailed paraphrase"} <= kinds and len(CASES) >= 12
+
+
+def test_no_case_is_a_one_edit_copy():
+    assert [claim for _, context, claim, _ in CASES if one_edit(claim, EvidenceIndex(context).edits)] == []
+
+
+def test_the_paper_example():
+    record = json.loads(PAPER.read_text(encoding="utf-8").splitlines()[0])
+    auditor = build_auditor("verifier", model_dir=str(FOLDER))
+    result = asyncio.run(auditor.audit(record))
+    labels = [c.label for c in result.claims]
+    assert labels == [C, C, E, E, N], [(c.text, c.label.value, c.reason) for c in result.claims]
+    assert result.label == C
+    cited = {i for c in result.claims[:2] for ev in c.evidence for i in ev.sentence_ids}
+    assert cited == {0, 1}, [(c.text, [ev.text for ev in c.evidence]) for c in result.claims[:2]]
+    assert result.claims[4].evidence == ()
