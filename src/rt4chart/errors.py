@@ -7,6 +7,10 @@
     │   └── BackendError       the LLM backend gave up (carries raw reply, attempts, usage)
     ├── RelationError          the retromorphic relation does not hold for a trace
     └── MissingDependencyError an optional extra is not installed (message says which pip extra)
+
+A record that cannot be audited is reported with the ``kind`` of what failed (``error_kind``): ``input`` (the
+record), ``backend`` (the LLM endpoint gave up), ``judge`` (a judge or decomposer produced nothing usable), and
+``internal`` only for an unexpected exception (a bug).
 """
 
 from __future__ import annotations
@@ -77,3 +81,15 @@ class MissingDependencyError(Rt4chartError, ImportError):
                          + (hint or f"pip install 'rt4chart[{extra}]'"))
         self.package = package
         self.extra = extra
+
+
+def error_kind(exc: BaseException) -> str:
+    """What failed, for a record's error: ``input``, ``backend``, ``judge``, else ``internal`` (an unexpected
+    exception)."""
+    if isinstance(exc, InputError):
+        return "input"
+    if isinstance(exc, BackendError):
+        return "backend"
+    if isinstance(exc, JudgeError):
+        return "judge"
+    return "internal"

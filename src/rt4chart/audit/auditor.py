@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, AsyncIterator, Iterable, Optional, Sequence, Union
 
-from ..errors import BackendError, ConfigError, InputError, JudgeError
+from ..errors import BackendError, ConfigError, InputError, JudgeError, error_kind
 from ..io import validate_record
 from ..meter import metering
 from ..text.align import anchor
@@ -109,6 +109,7 @@ class Auditor:
             raise ConfigError(f"concurrency must be >= 1, got {concurrency}")
         self.judge = judge
         self.decomposer = decomposer or RuleDecomposer()
+        self._fallback = RuleDecomposer()  # used for an answer whose decomposition by ``decomposer`` failed
         self.config = AuditConfig(window, overlap, global_verification, prefilter)
         self.concurrency = concurrency
 
@@ -129,14 +130,15 @@ class Auditor:
         # segmenting a long context and anchoring evidence in it take milliseconds of CPU per record: they run in a
         # worker thread, as the judges' work does, so that the event loop (a server's) stays free meanwhile
         sentences, chunks = await asyncio.to_thread(self._segment, context)
-        claims = await self.decomposer.decompose(answer, question=question)
+        claims, decomposed, notes = await self._decompose(answer, question)
         if not claims:
             # nothing was checked, so nothing may be called entailed (never fail open)
             return AuditResult(
                 id=rec.id, label=Label.UNVERIFIED, hallucinated=False, claims=(), context=context,
                 question=question, answer=answer, judge=self.judge.name,
-                config={"decomposer": self.decomposer.name, **({"task": rec.task} if rec.task else {})},
-                errors=(RecordError(kind="audit", message="the decomposer found no claim to check in the answer"),),
+                config={**decomposed, **({"task": rec.task} if rec.task else {})},
+                errors=(*notes,
+                        RecordError(kind="audit", message="the decomposer found no claim to check in the answer")),
             )
 
         chunk_judgments = await self._local(claims, chunks, question)
@@ -166,15 +168,33 @@ class Auditor:
                             answer)
         config = {
             "window": cfg.window, "overlap": cfg.overlap, "global_verification": cfg.global_verification,
-            "prefilter": cfg.prefilter, "decomposer": self.decomposer.name,
-            "sentences": len(sentences), "chunks": len(chunks),
+            "prefilter": cfg.prefilter, **decomposed, "sentences": len(sentences), "chunks": len(chunks),
         }
         if rec.task:
             config["task"] = rec.task
         return AuditResult(
             id=rec.id, label=label, hallucinated=label.hallucinated, claims=tuple(verdicts), spans=spans,
-            context=context, question=question, answer=answer, judge=self.judge.name, config=config,
+            context=context, question=question, answer=answer, judge=self.judge.name, config=config, errors=notes,
         )
+
+    async def _decompose(
+        self, answer: str, question: Optional[str]
+    ) -> tuple[list[Claim], dict[str, str], tuple[RecordError, ...]]:
+        """The answer's claims, the config entries naming the decomposer used, and a note when it fell back.
+
+        A decomposer that fails (``JudgeError``: the LLM gave up or its replies stayed unusable) is replaced for this
+        answer by the rule decomposer, and the claims are verified as usual; the record's ``errors`` say so, with
+        the kind of what failed. A configuration error of the backend (bad key, model, endpoint) still stops the run.
+        """
+        try:
+            return await self.decomposer.decompose(answer, question=question), {"decomposer": self.decomposer.name}, ()
+        except JudgeError as exc:
+            if (isinstance(exc, BackendError) and exc.is_config_error) or isinstance(self.decomposer, RuleDecomposer):
+                raise
+            note = RecordError(kind=error_kind(exc),
+                               message=f"decomposition fell back to the rule decomposer: {str(exc)[:500]}")
+        claims = await self._fallback.decompose(answer, question=question)
+        return claims, {"decomposer": self._fallback.name, "decomposer_failed": self.decomposer.name}, (note,)
 
     def _segment(self, context: str) -> tuple[list[Sentence], list[Chunk]]:
         """The context's sentences and its chunks (W, O)."""
@@ -279,9 +299,9 @@ class Auditor:
                 if exc.is_config_error:
                     await queue.put(_Fatal(exc))
                     return
-                res = RecordError(message=f"{type(exc).__name__}: {exc}", kind="internal")
-            except Exception as exc:  # one bad record never loses the others
-                res = RecordError(message=f"{type(exc).__name__}: {exc}", kind="internal")
+                res = RecordError(message=f"{type(exc).__name__}: {exc}", kind="backend")
+            except Exception as exc:  # one bad record never loses the others; the kind names what failed
+                res = RecordError(message=f"{type(exc).__name__}: {exc}", kind=error_kind(exc))
             finally:
                 sem.release()
             await queue.put((index, res, rid))

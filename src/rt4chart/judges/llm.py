@@ -19,7 +19,8 @@ without evidence, or that quotes evidence not found in the text it was given, is
 if the second reply is still unusable the claim is ``unverified`` with the reason and the raw reply. When the
 backend gives up on transient failures (429/5xx/timeouts after its retries) the claims are ``unverified`` with the
 reason. Configuration errors (HTTP 400/401/403/404) raise ``BackendError``. A decomposition that cannot be
-obtained raises (``BackendError`` or ``JudgeError``): no claims means nothing was checked.
+obtained raises ``BackendError`` (the backend gave up) or ``JudgeError`` (the replies stayed unusable); the auditor
+then decomposes that answer with the rule decomposer and notes it in the record's ``errors``.
 """
 
 from __future__ import annotations
