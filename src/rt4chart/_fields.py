@@ -52,6 +52,8 @@ def judge_options(f: Any) -> Any:
         click.option("--price-in", type=float, default=None, help="USD per million prompt tokens"),
         click.option("--price-out", type=float, default=None, help="USD per million completion tokens"),
         click.option("--timeout", type=float, default=None, help="LLM request timeout in seconds"),
+        click.option("--max-tokens", type=click.IntRange(min=0), default=None,
+                     help="cap on the tokens of each LLM reply (default 4096; 0 = no cap)"),
         click.option("--threshold", type=float, default=None,
                      help="claim threshold of the local judge (default: calibrated, in its model card)"),
         click.option("--no-tagger", is_flag=True,

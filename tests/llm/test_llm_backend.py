@@ -58,13 +58,13 @@ async def test_429_then_success_honours_retry_after(serve):
     assert meter.total.calls == 2 and meter.total.prompt_tokens > 0
 
 
-async def test_500_beyond_budget_raises_backend_error_with_raw_attempts_usage(serve):
+async def test_500_beyond_budget_raises_backend_error_with_reason_attempts_usage(serve):
     server = serve(lambda req: Reply.error(500, "boom"))
     with metering() as meter, pytest.raises(BackendError) as info:
         await backend(server, max_attempts=3).complete(MESSAGES)
     err = info.value
     assert err.attempts == 3 and err.status == 500
-    assert "boom" in err.raw
+    assert "HTTP 500 scripted: boom" in str(err) and err.raw is None  # a short reason, not the body
     assert err.usage.calls == 3 and meter.total.calls == 3
     assert len(server.requests) == 3  # bounded: exactly max_attempts requests
 
@@ -112,8 +112,10 @@ async def test_server_without_schema_support_gets_plain_requests(serve):
     schema = schema_for(VerdictReply)
     assert (await b.complete(MESSAGES, schema=schema)).text == '{"ok": true}'
     assert (await b.complete(MESSAGES, schema=schema)).text == '{"ok": true}'
-    # the first request tried the schema, the fallback and every later request go without it
-    assert [r.response_format is not None for r in server.requests] == [True, False, False]
+    # the first call tried the schema, then json_object, then none; every later request goes without one
+    kinds = [(r.response_format or {}).get("type") for r in server.requests]
+    assert kinds == ["json_schema", "json_object", None, None]
+    assert b.structured_mode == "text"
 
 
 async def test_concurrency_bounds_requests_in_flight(serve):

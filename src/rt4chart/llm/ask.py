@@ -1,8 +1,11 @@
 """One structured question to a ``ChatBackend``: ask, validate the JSON reply, re-ask once with the problems.
 
-STYLE.md "Structured output, bounded retries": transient backend failures (the backend already retried them) come
-back as ``failure``; configuration errors (``BackendError.is_config_error``) raise. Used by the LLM judge and
-decomposers and by the facet diagnostics.
+STYLE.md "Structured output, bounded retries": transient backend failures (the backend already retried them) and
+requests that do not fit the model's context come back as ``failure``; configuration errors
+(``BackendError.is_config_error``) raise. A reply cut off at the token cap (``finish_reason: length``) is never
+echoed back: the re-ask is the first question again with a note that the reply was cut off, so a runaway reply
+cannot push the conversation past the model's context. Used by the LLM judge and decomposers and by the facet
+diagnostics.
 """
 
 from __future__ import annotations
@@ -18,6 +21,10 @@ from .schemas import ReplyError, parse_reply, schema_for
 M = TypeVar("M", bound=BaseModel)
 
 REASK = "Your reply could not be used: {problems}\nReply again with only the JSON object described above."
+CUT_OFF = "the reply was cut off at the token limit (finish_reason: length)."
+TRUNCATED = ("(Your previous reply to this message was cut off at the token limit before its JSON object was "
+             "complete, and was discarded. Reply with only the JSON object described above and keep every field "
+             "short.)")
 
 
 @dataclass
@@ -56,14 +63,20 @@ async def ask(backend: Any, prompt: Any, values: Mapping[str, str], model: type[
             out.raw = exc.raw if exc.raw is not None else out.raw
             return out
         out.raw = completion.text
+        truncated = completion.finish_reason == "length"
         try:
             out.reply = parse_reply(completion.text, model)
             out.problems = check(out.reply)
         except ReplyError as exc:
             out.reply, out.problems = None, [str(exc)]
         if not out.problems:
-            return out
-        if round_ == 0:
+            return out  # a reply that hit the cap after a complete, valid JSON object is still an answer
+        if truncated:
+            out.problems = [CUT_OFF, *out.problems]
+        if round_ == 0 and truncated:
+            *head, last = messages  # not echoed: the same question, noting that the reply was cut off
+            messages = [*head, {**last, "content": f"{last['content']}\n\n{TRUNCATED}"}]
+        elif round_ == 0:
             messages = [*messages, {"role": "assistant", "content": completion.text},
                         {"role": "user", "content": reask.format(problems=" ".join(out.problems))}]
     return out

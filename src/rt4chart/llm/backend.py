@@ -3,14 +3,19 @@
 
 ``OpenAIBackend.complete`` owns everything about reaching the server, so judges only build messages and read text:
 
-- temperature 0 and a fixed seed by default; a request timeout;
-- structured output: ``response_format`` with a strict JSON schema; a server that rejects it (HTTP 400 naming
-  ``response_format``/``json_schema``) is asked again without it, and the backend remembers that, because every
-  prompt also describes its JSON in plain text;
+- temperature 0, a fixed seed and a ``max_tokens`` cap by default; a request timeout;
+- structured output (``structured="auto"``): ``response_format`` with a strict JSON schema, then
+  ``{"type": "json_object", "schema": ...}``, then none (every prompt also describes its JSON in plain text). A
+  server that refuses a mode, however it says so (4xx or 5xx naming the response format, ``rt4chart.llm.faults``),
+  is asked again at once with the next one, and the backend remembers the mode that works;
+- a server that refuses ``max_tokens`` gets ``max_completion_tokens`` (OpenAI's reasoning models) or no cap;
+- a reply saying the request exceeds the model's context is retried once without the cap when one was sent (vLLM
+  counts it against the context), then raises ``ContextOverflowError``: that call fails, not the run;
 - retries with exponential backoff and full jitter on 408/409/429/5xx, timeouts and connection errors, honouring
-  ``Retry-After`` (capped at ``max_wait`` seconds), for at most ``max_attempts`` attempts (a ``for`` loop, never
-  ``while True``); then a ``BackendError`` carrying the last raw reply, the attempts and the usage. Other 4xx
-  errors (bad key, unknown model) are configuration errors and raise at once;
+  ``Retry-After`` (capped at ``max_wait`` seconds), for at most ``max_attempts`` failed attempts (a bounded
+  ``for`` loop, never ``while True``); then a ``BackendError`` carrying the attempts, the usage and a short,
+  sanitized reason (``faults.summary``: never the error body itself). Other 4xx errors (bad key, unknown model)
+  are configuration errors and raise at once;
 - at most ``concurrency`` requests in flight and, optionally, at most ``rpm`` request starts per minute;
 - usage (calls, prompt/completion/cached tokens, seconds, cost) reported with ``rt4chart.meter.record_usage``.
 
@@ -33,13 +38,21 @@ from ..errors import BackendError, ConfigError
 from ..meter import record_usage
 from ..types import Usage
 from .cache import ResponseCache, cache_key
+from .faults import MODES, ContextOverflowError, clip, is_context_overflow, rejects_cap, rejects_structured, summary
 from .pricing import Price
 from .schemas import JsonSchema
 
 Messages = Sequence[Mapping[str, str]]
-StructuredMode = Literal["auto", "json_schema", "text"]
+StructuredMode = Literal["auto", "json_schema", "json_object", "text"]
 
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+CONFIG_STATUS = frozenset({401, 403, 404})  # key, permission, model or endpoint: never a body to read
+#: the default completion cap: a per-claim verdict is a few hundred tokens and a batched reply for a long answer
+#: (about 30 claims with their reasoning) stays under it; a reply that never closes its JSON stops here
+DEFAULT_MAX_TOKENS = 4096
+# requests that change the request rather than retry it: two structured-output steps, renaming and dropping the
+# cap, and one request without the cap after a context overflow
+_ADJUSTMENTS = 5
 
 
 @dataclass(frozen=True)
@@ -84,13 +97,6 @@ def _retry_after(headers: httpx.Headers) -> Optional[float]:
     except (TypeError, ValueError):
         return None
     return max(0.0, when.timestamp() - time.time())
-
-
-def _rejects_schema(response: httpx.Response) -> bool:
-    if response.status_code not in (400, 422):
-        return False
-    body = response.text.lower()
-    return "response_format" in body or "json_schema" in body
 
 
 class _RateLimiter:
@@ -150,7 +156,7 @@ class OpenAIBackend:
         api_key: Optional[str] = None,
         temperature: float = 0.0,
         seed: Optional[int] = 0,
-        max_tokens: Optional[int] = None,
+        max_tokens: Optional[int] = DEFAULT_MAX_TOKENS,
         timeout: float = 60.0,
         max_attempts: int = 5,
         concurrency: int = 8,
@@ -174,8 +180,10 @@ class OpenAIBackend:
             raise ConfigError(f"concurrency must be >= 1, got {concurrency!r}")
         if rpm is not None and rpm <= 0:
             raise ConfigError(f"rpm must be > 0, got {rpm!r}")
-        if structured not in ("auto", "json_schema", "text"):
-            raise ConfigError(f"structured must be auto, json_schema or text, got {structured!r}")
+        if structured not in ("auto", *MODES):
+            raise ConfigError(f"structured must be auto, json_schema, json_object or text, got {structured!r}")
+        if max_tokens is not None and (isinstance(max_tokens, bool) or max_tokens < 0):
+            raise ConfigError(f"max_tokens must be >= 0 (0: no cap), got {max_tokens!r}")
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.api_key = api_key
@@ -192,7 +200,8 @@ class OpenAIBackend:
         self.structured = structured
         self.price = price
         self.headers = dict(headers or {})
-        self._schema_supported = structured != "text"
+        self._mode = MODES.index(structured) if structured != "auto" else 0  # the strongest mode not refused
+        self._cap_field: Optional[str] = "max_tokens"  # None once the server refused every name for the cap
         self._states: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopState]" = weakref.WeakKeyDictionary()
 
     @property
@@ -226,15 +235,22 @@ class OpenAIBackend:
                 closers.remove(state.closer)
             await state.closer.aclose()
 
-    def _body(self, messages: Messages, schema: Optional[JsonSchema]) -> dict[str, Any]:
+    @property
+    def structured_mode(self) -> str:
+        """The structured-output mode requests use now (``auto`` steps down when a server refuses one)."""
+        return MODES[self._mode]
+
+    def _body(self, messages: Messages, schema: Optional[JsonSchema], mode: str, cap: Optional[str]) -> dict[str, Any]:
         body: dict[str, Any] = {"model": self.model, "messages": [dict(m) for m in messages]}
         body["temperature"] = self.temperature
         if self.seed is not None:
             body["seed"] = self.seed
-        if self.max_tokens is not None:
-            body["max_tokens"] = self.max_tokens
-        if schema is not None and self._schema_supported:
+        if cap is not None:
+            body[cap] = self.max_tokens
+        if schema is not None and mode == "json_schema":
             body["response_format"] = schema.response_format()
+        elif schema is not None and mode == "json_object":
+            body["response_format"] = {"type": "json_object", "schema": schema.schema}  # llama-cpp-python's form
         return body
 
     def _backoff(self, attempt: int) -> float:
@@ -263,80 +279,80 @@ class OpenAIBackend:
         state = await self._state()
         url = f"{self.base_url}/chat/completions"
         started = time.perf_counter()
-        last_raw: Optional[str] = None
         last_status: Optional[int] = None
         last_problem = "no attempt made"
-        attempts = 0
-        schema_retry_used = False
-        for attempt in range(1, self.max_attempts + 1):
-            attempts = attempt
-            body = self._body(messages, schema)
+        requests = failures = 0
+        mode = self._mode
+        capped = bool(self.max_tokens)  # False for this call once a capped request overflowed the context
+
+        def give_up(error: type[BackendError], message: str) -> BackendError:
+            usage = Usage(calls=requests, seconds=time.perf_counter() - started)
+            record_usage(usage)
+            return error(message, attempts=requests, usage=usage, status=last_status)
+
+        for _ in range(self.max_attempts + _ADJUSTMENTS):
+            requests += 1
+            mode = max(mode, self._mode)  # another call may have found a refused mode meanwhile
+            cap = self._cap_field if capped else None
+            body = self._body(messages, schema, MODES[mode], cap)
             if state.limiter is not None:
                 await state.limiter.wait()
             async with state.semaphore:
                 try:
                     response = await state.client.post(url, json=body)
                 except httpx.TimeoutException as exc:
-                    response, last_status, last_raw = None, None, None
+                    response, last_status = None, None
                     last_problem = f"timed out after {self.timeout:g} s ({type(exc).__name__})"
                 except httpx.TransportError as exc:
-                    response, last_status, last_raw = None, None, None
-                    last_problem = f"connection error ({type(exc).__name__}: {exc})"
+                    response, last_status = None, None
+                    last_problem = f"connection error ({type(exc).__name__}: {clip(str(exc))})"
             wait: Optional[float] = None
             if response is not None:
-                last_status, last_raw = response.status_code, response.text
-                if response.status_code == 200:
+                status = last_status = response.status_code
+                if status == 200:
                     try:
                         payload = response.json()
                         choice = payload["choices"][0]
                         text = choice["message"].get("content") or ""
                         finish = choice.get("finish_reason")
                     except (ValueError, KeyError, IndexError, TypeError, AttributeError):
-                        last_problem = "HTTP 200 with a body that is not a chat completion"
+                        last_problem = f"HTTP 200 with a body that is not a chat completion: {clip(response.text, 80)}"
                     else:
-                        usage = self._usage(payload, time.perf_counter() - started, calls=attempt)
+                        usage = self._usage(payload, time.perf_counter() - started, calls=requests)
                         record_usage(usage)
-                        return Completion(text=text, usage=usage, attempts=attempt, finish_reason=finish)
-                elif (
-                    "response_format" in body
-                    and self.structured == "auto"
-                    and not schema_retry_used
-                    and _rejects_schema(response)
-                ):
-                    # the server does not do JSON schemas: the prompt describes the JSON, so ask again without one
-                    self._schema_supported = False
-                    schema_retry_used = True
-                    last_problem = f"HTTP {response.status_code}: server rejected response_format"
-                    wait = 0.0
-                elif response.status_code in RETRYABLE_STATUS or response.status_code >= 500:
-                    last_problem = f"HTTP {response.status_code}"
+                        return Completion(text=text, usage=usage, attempts=requests, finish_reason=finish)
+                elif status in CONFIG_STATUS:
+                    raise give_up(BackendError, f"{url} answered {summary(response)}")
+                elif is_context_overflow(response):
+                    if cap is None:
+                        raise give_up(ContextOverflowError, f"the request exceeds the model's context: "
+                                      f"{summary(response)}")
+                    capped = False  # the cap counted against the context (vLLM): ask once without it
+                    continue
+                elif "response_format" in body and self.structured == "auto" and rejects_structured(response):
+                    # the server does not do this mode: the next one now, and for every later call
+                    mode = min(mode + 1, len(MODES) - 1)
+                    self._mode = max(self._mode, mode)
+                    continue
+                elif cap is not None and (renamed := rejects_cap(response, cap)) is not None:
+                    self._cap_field = renamed or None
+                    continue
+                elif status in RETRYABLE_STATUS or status >= 500:
+                    last_problem = summary(response)
                     wait = _retry_after(response.headers)
                 else:
-                    usage = Usage(calls=attempt, seconds=time.perf_counter() - started)
-                    record_usage(usage)
-                    raise BackendError(
-                        f"{url} answered HTTP {response.status_code}: {response.text[:500]}",
-                        raw=response.text,
-                        attempts=attempt,
-                        usage=usage,
-                        status=response.status_code,
-                    )
-            if attempt < self.max_attempts:
-                delay = self._backoff(attempt) if wait is None else wait
-                await asyncio.sleep(min(delay, self.max_wait))
-        usage = Usage(calls=attempts, seconds=time.perf_counter() - started)
-        record_usage(usage)
-        raise BackendError(
-            f"gave up after {attempts} attempt(s): {last_problem}",
-            raw=last_raw,
-            attempts=attempts,
-            usage=usage,
-            status=last_status,
-        )
+                    raise give_up(BackendError, f"{url} answered {summary(response)}")
+            failures += 1
+            if failures >= self.max_attempts:
+                break
+            delay = self._backoff(failures) if wait is None else wait
+            await asyncio.sleep(min(delay, self.max_wait))
+        raise give_up(BackendError, f"gave up after {requests} attempt(s): {last_problem}")
 
 
 class CachedBackend:
-    """Serves repeated requests from a ``ResponseCache`` and forwards the rest to ``inner``."""
+    """Serves repeated requests from a ``ResponseCache`` and forwards the rest to ``inner`` (a reply cut off at the
+    token cap is not stored)."""
 
     def __init__(self, inner: OpenAIBackend, cache: ResponseCache) -> None:
         self.inner = inner
@@ -354,6 +370,8 @@ class CachedBackend:
         if hit is not None:
             return Completion(text=hit[0], usage=Usage(), cached=True, attempts=0)
         completion = await self.inner.complete(messages, schema=schema, prompt_version=prompt_version)
+        if completion.finish_reason == "length":
+            return completion  # cut off at the cap: a cached copy would lose why, and the re-ask needs it
         self.cache.put(key, completion.text, completion.usage, prompt_version=prompt_version, model=self.inner.model)
         return completion
 

@@ -3,7 +3,8 @@
 The key is a SHA-256 over (prompt version, model, sampling parameters, response schema, messages); the value is
 the reply text and the usage it cost the first time. With temperature 0 and a fixed seed a rerun of the same audit
 makes zero model calls. Only successful HTTP replies are stored (failed calls are retried on the next run); an
-unusable reply is stored too, so that the re-ask that followed it is replayed from the cache as well.
+unusable reply is stored too, so that the re-ask that followed it is replayed from the cache as well, but not one
+cut off at the token cap (``CachedBackend``).
 
 The default file lives in the user cache directory (``platformdirs``), never inside the installed package.
 """

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Literal, Mapping, Optional, Union
 
 from ..errors import ConfigError
+from .backend import DEFAULT_MAX_TOKENS
 from .pricing import price_for
 
 Granularity = Literal["per-claim", "batched"]
@@ -37,7 +38,11 @@ def llm_env(env: Mapping[str, str]) -> dict[str, Any]:
 @dataclass(frozen=True)
 class LLMSettings:
     """Everything needed to reach a model and how to use it: explicit values (the CLI and the server fill them from
-    flags and, through ``from_env``, from environment variables they read)."""
+    flags and, through ``from_env``, from environment variables they read).
+
+    ``max_tokens`` caps every reply (``DEFAULT_MAX_TOKENS``; 0 or None: no cap); ``structured`` is ``auto`` (a
+    strict JSON schema, stepping down to ``json_object`` and then plain JSON instructions when the server refuses
+    one), or one of ``json_schema``, ``json_object``, ``text`` to fix the mode."""
 
     base_url: str
     model: str
@@ -54,8 +59,8 @@ class LLMSettings:
     max_attempts: int = 5
     temperature: float = 0.0
     seed: Optional[int] = 0
-    max_tokens: Optional[int] = None
-    structured: Literal["auto", "json_schema", "text"] = "auto"
+    max_tokens: Optional[int] = DEFAULT_MAX_TOKENS
+    structured: Literal["auto", "json_schema", "json_object", "text"] = "auto"
     backoff_base: float = 0.5
     backoff_max: float = 30.0
 
@@ -76,6 +81,11 @@ class LLMSettings:
             raise ConfigError(f"timeout must be > 0 seconds, got {self.timeout!r}")
         if self.max_attempts < 1:
             raise ConfigError(f"max_attempts must be >= 1, got {self.max_attempts!r}")
+        if self.max_tokens is not None and (not isinstance(self.max_tokens, int) or isinstance(self.max_tokens, bool)
+                                            or self.max_tokens < 0):
+            raise ConfigError(f"max_tokens must be a whole number >= 0 (0: no cap), got {self.max_tokens!r}")
+        if self.structured not in ("auto", "json_schema", "json_object", "text"):
+            raise ConfigError(f"structured must be auto, json_schema, json_object or text, got {self.structured!r}")
         price_for(self.model, price_in=self.price_in, price_out=self.price_out)  # validates prices
 
     @classmethod

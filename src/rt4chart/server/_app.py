@@ -72,7 +72,7 @@ def build_auditor(settings: ServerSettings) -> Any:
     """The auditor for ``settings.judge`` (raises ``ConfigError`` for an unknown or unavailable judge)."""
     from ..judges.registry import build_auditor as from_options
 
-    llm = {k: getattr(settings, k) for k in ("base_url", "model", "api_key", "cache_path")}
+    llm = {k: getattr(settings, k) for k in ("base_url", "model", "api_key", "cache_path", "max_tokens")}
     return from_options(settings.judge, window=settings.window, overlap=settings.overlap,
                         global_verification=settings.global_verification, concurrency=settings.concurrency,
                         no_tagger=not settings.tagger, **{k: v for k, v in llm.items() if v is not None})

@@ -23,7 +23,8 @@ class ServerSettings:
     without its MiniLM tagger (trees only: a median of about 25 ms per answer instead of about 95). ``base_url``,
     ``model``, ``api_key`` and ``cache_path`` configure the LLM judge (``from_env`` reads them from
     ``RT4CHART_BASE_URL``, ``RT4CHART_MODEL``, ``OPENAI_API_KEY`` and ``RT4CHART_CACHE_DIR``); with a base URL or a
-    model, ``judge="auto"`` is the LLM judge.
+    model, ``judge="auto"`` is the LLM judge. ``max_tokens`` caps each LLM reply (None: the LLM settings' default;
+    0: no cap).
     """
 
     judge: str = "auto"
@@ -41,6 +42,7 @@ class ServerSettings:
     model: Optional[str] = None
     api_key: Optional[str] = field(default=None, repr=False)
     cache_path: Optional[Union[str, Path]] = None
+    max_tokens: Optional[int] = None
 
     def __post_init__(self) -> None:
         for name in ("max_body_bytes", "max_records", "concurrency"):
@@ -48,6 +50,8 @@ class ServerSettings:
                 raise ConfigError(f"{name} must be >= 1, got {getattr(self, name)}")
         if self.timeout_s <= 0:
             raise ConfigError(f"timeout_s must be > 0, got {self.timeout_s}")
+        if self.max_tokens is not None and self.max_tokens < 0:
+            raise ConfigError(f"max_tokens must be >= 0 (0: no cap), got {self.max_tokens}")
         if self.token is not None and not self.token.strip():
             raise ConfigError(f"{TOKEN_ENV} is set but empty; unset it to disable authentication")
 

@@ -24,6 +24,8 @@ JUDGE_CHOICES = ("auto", "lexical", "local", "llm")
 @click.option("--max-records", type=int, default=None, help="Most records in one request [default: 100].")
 @click.option("--concurrency", type=int, default=None, help="Records audited at once per batch [default: 8].")
 @click.option("--timeout", "timeout_s", type=float, default=None, help="Seconds one audit may take [default: 300].")
+@click.option("--max-tokens", type=click.IntRange(min=0), default=None,
+              help="LLM judge: cap on the tokens of each reply [default: 4096; 0 = no cap].")
 @click.option("--no-gate", "no_gate", is_flag=True, help="Do not load the RAGScope gate (/v1/triage answers 503).")
 @click.option("--no-tagger", "no_tagger", is_flag=True,
               help="Local judge: skip its MiniLM tagger (trees only; about 4x faster, lower F1).")
@@ -31,7 +33,8 @@ JUDGE_CHOICES = ("auto", "lexical", "local", "llm")
               show_default=True)
 def serve(host: str, port: int, judge: str, window: Optional[int], overlap: Optional[int], no_global: bool,
           max_body_bytes: Optional[int], max_records: Optional[int], concurrency: Optional[int],
-          timeout_s: Optional[float], no_gate: bool, no_tagger: bool, log_level: str) -> None:
+          timeout_s: Optional[float], max_tokens: Optional[int], no_gate: bool, no_tagger: bool,
+          log_level: str) -> None:
     """Serve POST /v1/audit, POST /v1/triage, GET /v1/info, GET /healthz and a web page at /.
 
     Set RT4CHART_API_TOKEN to require `Authorization: Bearer <token>` on /v1 routes. Stops gracefully on Ctrl-C or
@@ -47,7 +50,7 @@ def serve(host: str, port: int, judge: str, window: Optional[int], overlap: Opti
         settings = ServerSettings.from_env(
             judge=judge, window=window, overlap=overlap, global_verification=False if no_global else None,
             max_body_bytes=max_body_bytes, max_records=max_records, concurrency=concurrency, timeout_s=timeout_s,
-            gate=False if no_gate else None, tagger=False if no_tagger else None)
+            max_tokens=max_tokens, gate=False if no_gate else None, tagger=False if no_tagger else None)
         auditor = build_auditor(settings)  # fail here, with a usage error, rather than inside uvicorn's startup
     except (ConfigError, MissingDependencyError) as exc:
         raise click.UsageError(str(exc)) from exc
