@@ -71,9 +71,9 @@ def scripted_judge(req: ChatRequest) -> dict:
         return {"claims": [_between(user, "SENTENCE TO DECOMPOSE:")]}
     evidence = _between(user, "CONTEXT CHUNK:") or _between(user, "FULL CONTEXT:")
     if "CLAIMS:\n" in user:
-        listed = re.findall(r"^\[(\d+)\] (.+)$", user.split("CLAIMS:\n", 1)[1], re.MULTILINE)
+        listed = re.findall(r"^\[(\d+)\] (.+)$", _between(user, "CLAIMS:"), re.MULTILINE)
         return {"verdicts": [{"claim": int(i), **_judge_claim(c, evidence)} for i, c in listed]}
-    return _judge_claim(user.rsplit("CLAIM: ", 1)[1], evidence)
+    return _judge_claim(_between(user, "CLAIM:"), evidence)
 
 
 async def run(records: list[dict], server: FakeOpenAI, granularity: str, prefilter: bool, concurrency: int,

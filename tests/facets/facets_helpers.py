@@ -24,9 +24,9 @@ _BLOCK = re.compile(r"<<<\n(.*?)\n>>>", re.DOTALL)
 
 
 def judge_parts(req: ChatRequest) -> tuple[str, str]:
-    """``(chunk, claim)`` of a local-verification request (prompt local.v1)."""
+    """``(chunk, claim)`` of a local-verification request (prompt local.v2)."""
     chunk = _BLOCK.search(req.user).group(1)
-    claim = re.search(r"^CLAIM: (.*)$", req.user, re.MULTILINE).group(1)
+    claim = req.block("CLAIM:")
     return chunk, claim
 
 

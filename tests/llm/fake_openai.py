@@ -28,6 +28,7 @@ Token usage in replies is estimated as characters / 4 unless the reply sets ``us
 from __future__ import annotations
 
 import json
+import re
 import threading
 import traceback
 from dataclasses import dataclass, field
@@ -64,6 +65,13 @@ class ChatRequest:
         """The content of the first user message (the prompt proper; later ones are re-asks)."""
         users = [m.get("content") or "" for m in self.messages if m.get("role") == "user"]
         return users[0] if users else ""
+
+    def block(self, header: str) -> str:
+        """The text between the ``<<<`` and ``>>>`` lines after ``header`` in the prompt (``user``), e.g.
+        ``req.block("CLAIM:")``; AssertionError when there is none."""
+        m = re.search(re.escape(header) + r"\n<<<\n(.*?)\n>>>", self.user, re.DOTALL)
+        assert m, f"no {header} block in the prompt"
+        return m.group(1)
 
     @property
     def last_user(self) -> str:

@@ -65,8 +65,7 @@ def verdict(label: str, evidence: list[str], **extra) -> dict:
 
 
 def listed_claims(user: str) -> list[str]:
-    block = user.split("CLAIMS:\n", 1)[1]
-    return re.findall(r"^\[(\d+)\] (.+)$", block, re.MULTILINE)
+    return re.findall(r"^\[(\d+)\] (.+)$", section(user, "CLAIMS:"), re.MULTILINE)
 
 
 def paper_judge(req: ChatRequest) -> dict:
@@ -74,7 +73,7 @@ def paper_judge(req: ChatRequest) -> dict:
     if "SENTENCE TO DECOMPOSE:" in user:
         return {"claims": DECOMPOSITION[section(user, "SENTENCE TO DECOMPOSE:")]}
     if "ANSWER SENTENCES:" in user:
-        numbered = re.findall(r"^\[(\d+)\] (.+)$", user, re.MULTILINE)
+        numbered = re.findall(r"^\[(\d+)\] (.+)$", section(user, "ANSWER SENTENCES:"), re.MULTILINE)
         return {"claims": [{"sentence": int(i), "claim": c} for i, s in numbered for c in DECOMPOSITION[s]]}
     if "CONTEXT CHUNK:" in user:
         k = chunk_index(section(user, "CONTEXT CHUNK:"))
@@ -82,12 +81,12 @@ def paper_judge(req: ChatRequest) -> dict:
             return {"verdicts": [
                 verdict(TABLE[c][0][k], LOCAL_EVIDENCE[TABLE[c][0][k]], claim=int(i)) for i, c in listed_claims(user)
             ]}
-        label = TABLE[user.rsplit("CLAIM: ", 1)[1]][0][k]
+        label = TABLE[section(user, "CLAIM:")][0][k]
         return verdict(label, LOCAL_EVIDENCE[label])
     assert "FULL CONTEXT:" in user, user
     if "CLAIMS:" in user:
         return {"verdicts": [verdict(TABLE[c][1], TABLE[c][2], claim=int(i)) for i, c in listed_claims(user)]}
-    claim = user.rsplit("CLAIM: ", 1)[1]
+    claim = section(user, "CLAIM:")
     return verdict(TABLE[claim][1], TABLE[claim][2])
 
 

@@ -43,9 +43,9 @@ async def test_valid_reply_gives_anchored_evidence_raw_and_prompt_version(serve)
     (j,) = await local(make(server))
     assert j.label is Label.ENTAILED and j.reason == "why"
     assert j.evidence == ("The free trial lasts 14 days",)  # the chunk's own characters
-    assert j.raw == reply and j.prompt_version == "local.v1"
+    assert j.raw == reply and j.prompt_version == "local.v2"
     user = server.requests[0].user
-    assert user.index(CHUNK) < user.index("CLAIM: " + CLAIM.text)  # shared chunk before the varying claim
+    assert user.index(CHUNK) < user.index("CLAIM:\n<<<\n" + CLAIM.text)  # shared chunk before the varying claim
     assert "(none: this task has no question)" in user
 
 
@@ -72,7 +72,7 @@ async def test_quote_not_in_evidence_is_reasked_then_unverified_with_raw(serve):
     (j,) = await local(make(server))
     assert j.label is Label.UNVERIFIED
     assert "do not occur in the chunk" in j.reason and "30 days" in j.reason
-    assert j.raw == bad and j.prompt_version == "local.v1"
+    assert j.raw == bad and j.prompt_version == "local.v2"
     assert "30 days" in server.requests[1].last_user  # the re-ask names the bad quote
     assert len(server.requests) == 2  # exactly one re-ask
 
@@ -146,7 +146,7 @@ async def test_batched_keeps_good_verdicts_and_fails_only_bad_ones(serve):
     reply = json.dumps({"verdicts": [good, bad]})
     server = serve(scripted(reply, reply))
     out = await local(make(server, "batched"), [CLAIM, CLAIM2])
-    assert out[0].label is Label.ENTAILED and out[0].prompt_version == "local_batched.v1"
+    assert out[0].label is Label.ENTAILED and out[0].prompt_version == "local_batched.v2"
     assert out[1].label is Label.UNVERIFIED and "claim [1]" in out[1].reason
     assert len(server.requests) == 2
     assert "[0] The free trial lasts 14 days.\n[1] The trial costs $5." in server.requests[0].user
@@ -174,7 +174,7 @@ async def test_global_prompts_follow_table_2(serve):
     assert "FOCUS CHUNK" not in nic and "HINT" not in nic
     assert "FOCUS CHUNK:\n<<<\nHINT-CON\n>>>" in con and "looked contradicted" in con
     assert "FOCUS CHUNK:\n<<<\nHINT-ENT\n>>>" in ent and "looked entailed" in ent
-    assert all("QUESTION: How long?" in u and u.index(CHUNK) < u.index("CLAIM:") for u in users)
+    assert all("QUESTION:\n<<<\nHow long?\n>>>" in u and u.index(CHUNK) < u.index("CLAIM:") for u in users)
 
 
 async def test_judge_rejects_mismatched_hints(serve):
@@ -193,7 +193,7 @@ def decomposer(server, mode="sentence") -> LLMDecomposer:
 
 async def test_sentence_decomposition_one_call_per_sentence_with_pointers(serve):
     def handler(req):
-        sentence = req.user.split("SENTENCE TO DECOMPOSE:\n<<<\n", 1)[1].split("\n>>>", 1)[0]
+        sentence = req.block("SENTENCE TO DECOMPOSE:")
         if sentence.startswith("Thanks"):
             return {"claims": []}
         return {"claims": ["The trial lasts 14 days.", "The trial is free."]}

@@ -18,14 +18,14 @@ from rt4chart.llm.templates import available_prompts, load_prompt, parse_prompt
 from rt4chart.types import Usage
 
 EXPECTED = {
-    "decompose_sentence.v1": {"answer", "sentence"},
-    "decompose_holistic.v1": {"sentences"},
-    "local.v1": {"chunk", "question", "claim"},
-    "local_batched.v1": {"chunk", "question", "claims"},
-    "global_nic.v1": {"context", "question", "claim"},
-    "global_ent.v1": {"context", "question", "focus", "claim"},
-    "global_con.v1": {"context", "question", "focus", "claim"},
-    "global_batched.v1": {"context", "question", "focus_chunks", "claims"},
+    "decompose_sentence.v2": {"answer", "sentence"},
+    "decompose_holistic.v2": {"sentences"},
+    "local.v2": {"chunk", "question", "claim"},
+    "local_batched.v2": {"chunk", "question", "claims"},
+    "global_nic.v2": {"context", "question", "claim"},
+    "global_ent.v2": {"context", "question", "focus", "claim"},
+    "global_con.v2": {"context", "question", "focus", "claim"},
+    "global_batched.v2": {"context", "question", "focus_chunks", "claims", "local_results"},
 }
 
 
@@ -48,7 +48,8 @@ def test_long_shared_text_comes_before_the_varying_text(pid):
 def test_render_fills_once_and_checks_names():
     prompt = load_prompt("local")
     messages = prompt.render(chunk="text with {{claim}} inside", question="q", claim="C")
-    assert "text with {{claim}} inside" in messages[1]["content"] and messages[1]["content"].endswith("CLAIM: C")
+    assert "text with {{claim}} inside" in messages[1]["content"]
+    assert messages[1]["content"].endswith("CLAIM:\n<<<\nC\n>>>")
     with pytest.raises(ConfigError):
         prompt.render(chunk="x", question="q")
     with pytest.raises(ConfigError):

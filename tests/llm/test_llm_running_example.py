@@ -56,7 +56,7 @@ async def test_per_claim_reproduces_table_1_and_table_2(serve, tmp_path):
     kinds = [kind(r) for r in server.requests]
     # 4 answer sentences, 5 claims x 3 chunks, 5 global calls
     assert (kinds.count("decompose"), kinds.count("local"), len(kinds)) == (4, 15, 24)
-    glob = {r.user.rsplit("CLAIM: ", 1)[1]: r for r in server.requests if kind(r).startswith("global")}
+    glob = {r.block("CLAIM:"): r for r in server.requests if kind(r).startswith("global")}
     claims = [c.text for c in result.claims]
     assert [kind(glob[c]) for c in claims] == ["global_con", "global_con", "global_ent", "global_nic", "global_nic"]
     chk0, chk1 = f"{S[0]} {S[1]}", f"{S[1]} {S[2]}"
@@ -69,7 +69,7 @@ async def test_per_claim_reproduces_table_1_and_table_2(serve, tmp_path):
         assert "FOCUS CHUNK" not in user and "no location hint" in user  # Table 2: Nic gets no hint
         assert user.count(S[3]) == 1  # the context once, no chunk repeated as a hint
     assert [c.prompt_version for c in result.claims] == [
-        "global_con.v1", "global_con.v1", "global_ent.v1", "global_nic.v1", "global_nic.v1"
+        "global_con.v2", "global_con.v2", "global_ent.v2", "global_nic.v2", "global_nic.v2"
     ]
     assert result.usage.calls == 24 and result.usage.prompt_tokens > 0 and result.usage.cost_usd > 0
     assert not any(kind(r) == "decompose" and S[0] in r.user for r in server.requests)  # answer only, no context
@@ -85,7 +85,8 @@ async def test_batched_gives_the_same_labels_with_fewer_calls(serve, tmp_path):
     (glob,) = [r for r in server.requests if kind(r) == "global_batched"]
     focus_section = glob.user.split("FOCUS CHUNKS:\n", 1)[1].split("\n\nCLAIMS:", 1)[0]
     assert focus_section.count("<<<") == 2  # chk0 (for claims 1 and 2, once) and chk1 (claim 3)
-    assert "[3] " + C4 + "\n    LOCAL baseless: no location hint" in glob.user
+    assert "[3] " + C4 in glob.block("CLAIMS:")
+    assert "claim 3: LOCAL baseless: no location hint" in glob.user.split("LOCAL RESULTS:\n", 1)[1]
 
 
 @pytest.mark.parametrize("granularity", ["per-claim", "batched"])

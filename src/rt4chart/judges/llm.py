@@ -4,7 +4,9 @@
 two share the concurrency limit, the rate limit and the response cache.
 
 Prompts are versioned templates (``rt4chart/llm/prompts``). Each one puts the long shared text (context or chunk)
-before the short varying one (the claim), so that provider prefix caches hit across the claims of an answer.
+before the short varying one (the claim), so that provider prefix caches hit across the claims of an answer. Every
+untrusted text (context, chunk, question, answer, claims) sits between ``<<<`` and ``>>>`` lines (``as_data``: it
+cannot close its block), and the system prompt says that delimited text is data, never instructions.
 
 Granularity:
 
@@ -18,7 +20,8 @@ Failure policy (never fail open): a reply that is not valid JSON for the schema,
 without evidence, or that quotes evidence not found in the text it was given, is sent back once with the error;
 if the second reply is still unusable the claim is ``unverified`` with the reason and the raw reply. When the
 backend gives up on transient failures (429/5xx/timeouts after its retries) the claims are ``unverified`` with the
-reason. Configuration errors (HTTP 400/401/403/404) raise ``BackendError``. A decomposition that cannot be
+reason, and so are they when a request exceeds the model's context (``ContextOverflowError``). Configuration
+errors (HTTP 401/403/404, and other 4xx replies no retry can fix) raise ``BackendError``. A decomposition that cannot be
 obtained raises ``BackendError`` (the backend gave up) or ``JudgeError`` (the replies stayed unusable); the auditor
 then decomposes that answer with the rule decomposer and notes it in the record's ``errors``.
 """
@@ -45,7 +48,7 @@ from ..llm.schemas import (
     locate_quote,
 )
 from ..llm.settings import DEFAULT_BASE_URL, Decomposition, Granularity, LLMSettings, llm_env
-from ..llm.templates import Prompt, format_numbered, load_prompt
+from ..llm.templates import PROMPT_VERSION, Prompt, as_data, format_numbered, load_prompt
 from ..text.segment import split_sentences
 from ..types import Claim, Judgment, Label, Stage
 
@@ -80,7 +83,8 @@ class LLMJudge:
 
     name = "llm"
 
-    def __init__(self, backend: ChatBackend, *, granularity: Granularity = "per-claim", version: str = "v1") -> None:
+    def __init__(self, backend: ChatBackend, *, granularity: Granularity = "per-claim",
+                 version: str = PROMPT_VERSION) -> None:
         if granularity not in ("per-claim", "batched"):
             raise ConfigError(f"granularity must be 'per-claim' or 'batched', got {granularity!r}")
         self.backend = backend
@@ -112,11 +116,11 @@ class LLMJudge:
     ) -> list[Judgment]:
         if not claims:
             return []
-        q = question if question and question.strip() else NO_QUESTION
+        q = as_data(question) if question and question.strip() else NO_QUESTION
         if stage == "local":
             if self.granularity == "batched":
                 return await self._batched(self.prompts["local_batched"], claims, evidence, "chunk",
-                                           {"chunk": evidence, "question": q})
+                                           {"chunk": as_data(evidence), "question": q})
             return list(await asyncio.gather(*(self._local(c, evidence, q) for c in claims)))
         if stage != "global":
             raise ConfigError(f"stage must be 'local' or 'global', got {stage!r}")
@@ -162,24 +166,23 @@ class LLMJudge:
         return Judgment(label=Label.UNVERIFIED, reason=reason, raw=ex.raw, prompt_version=prompt.id)
 
     async def _local(self, claim: Claim, chunk: str, question: str) -> Judgment:
-        values = {"chunk": chunk, "question": question, "claim": claim.text}
+        values = {"chunk": as_data(chunk), "question": question, "claim": as_data(claim.text)}
         return await self._single(self.prompts["local"], values, chunk, "chunk")
 
     async def _global(
         self, claim: Claim, context: str, question: str, local_label: Label, hint: Optional[str]
     ) -> Judgment:
-        values = {"context": context, "question": question, "claim": claim.text}
+        values = {"context": as_data(context), "question": question, "claim": as_data(claim.text)}
         if hint is None or local_label not in (Label.ENTAILED, Label.CONTRADICTED):
             prompt = self.prompts["global_nic"]  # Table 2: locally Nic -> full C + claim, no location hint
         else:
             prompt = self.prompts["global_ent" if local_label is Label.ENTAILED else "global_con"]
-            values["focus"] = hint  # Table 2: locally Ent/Con -> full C + focus chunk + claim
+            values["focus"] = as_data(hint)  # Table 2: locally Ent/Con -> full C + focus chunk + claim
         return await self._single(prompt, values, context, "context")
 
     # -- batched ---------------------------------------------------------------------------------------------
     async def _batched(
-        self, prompt: Prompt, claims: Sequence[Claim], evidence: str, where: str, values: dict[str, str],
-        claim_lines: Optional[str] = None,
+        self, prompt: Prompt, claims: Sequence[Claim], evidence: str, where: str, values: dict[str, str]
     ) -> list[Judgment]:
         n = len(claims)
         items: dict[int, tuple[Optional[Judgment], list[str]]] = {}
@@ -204,7 +207,7 @@ class LLMJudge:
                 problems.append(f"claims {absent} have no verdict; give exactly one verdict per claim.")
             return problems
 
-        lines = claim_lines if claim_lines is not None else format_numbered({i: c.text for i, c in enumerate(claims)})
+        lines = format_numbered({i: c.text for i, c in enumerate(claims)})
         ex = await ask(self.backend, prompt, {**values, "claims": lines}, BatchVerdictReply, check, reask=REASK)
         items.clear()
         if ex.reply is not None:
@@ -225,17 +228,17 @@ class LLMJudge:
         self, claims: Sequence[Claim], context: str, question: str, labels: list[Label], hints: list[Optional[str]]
     ) -> list[Judgment]:
         focus_ids: dict[str, int] = {}
-        lines = []
-        for i, (claim, label, hint) in enumerate(zip(claims, labels, hints)):
+        local = []
+        for i, (label, hint) in enumerate(zip(labels, hints)):
             if hint is None or label not in (Label.ENTAILED, Label.CONTRADICTED):
-                local = "LOCAL baseless: no location hint; search the whole context from scratch."
+                local.append(f"claim {i}: LOCAL baseless: no location hint; search the whole context from scratch.")
             else:
                 fid = focus_ids.setdefault(hint, len(focus_ids))
-                local = f"LOCAL {label.value}: focus chunk F{fid}."
-            lines.append(f"[{i}] {claim.text}\n    {local}")
-        focus = "\n\n".join(f"F{fid}:\n<<<\n{text}\n>>>" for text, fid in focus_ids.items()) or "(none)"
-        values = {"context": context, "question": question, "focus_chunks": focus}
-        return await self._batched(self.prompts["global_batched"], claims, context, "context", values, "\n".join(lines))
+                local.append(f"claim {i}: LOCAL {label.value}: focus chunk F{fid}.")
+        focus = "\n\n".join(f"F{fid}:\n<<<\n{as_data(text)}\n>>>" for text, fid in focus_ids.items()) or "(none)"
+        values = {"context": as_data(context), "question": question, "focus_chunks": focus,
+                  "local_results": "\n".join(local)}
+        return await self._batched(self.prompts["global_batched"], claims, context, "context", values)
 
     async def aclose(self) -> None:
         """Close the backend's HTTP client on the running loop (optional: it also closes with its loop)."""
@@ -248,7 +251,8 @@ class LLMDecomposer:
     """RT4CHART §3.3 claim decomposition from the answer alone (no context): ``sentence`` (one call per answer
     sentence, the paper's default) or ``holistic`` (one call for the whole answer). Qualifiers are kept."""
 
-    def __init__(self, backend: ChatBackend, *, mode: Decomposition = "sentence", version: str = "v1") -> None:
+    def __init__(self, backend: ChatBackend, *, mode: Decomposition = "sentence",
+                 version: str = PROMPT_VERSION) -> None:
         if mode not in ("sentence", "holistic"):
             raise ConfigError(f"decomposition must be 'sentence' or 'holistic', got {mode!r}")
         self.backend = backend
@@ -261,7 +265,7 @@ class LLMDecomposer:
         if not sentences:
             return []
         if self.mode == "sentence":
-            texts = await asyncio.gather(*(self._sentence(answer, s.text) for s in sentences))
+            texts = await asyncio.gather(*(self._sentence(as_data(answer), as_data(s.text)) for s in sentences))
             return sentence_claims(answer, texts)
         numbered = format_numbered({s.index: s.text for s in sentences})
 

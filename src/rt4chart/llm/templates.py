@@ -4,7 +4,11 @@ A template file has two sections, ``[system]`` and ``[user]``, each starting on 
 syntax, ``{{name}}``, and are filled in a single pass, so a context that happens to contain ``{{claim}}`` is left
 as it is. Every placeholder must be given and every given value must be used: a typo fails loudly.
 
-The prompt id (e.g. ``local.v1``) is part of the response-cache key and is stored on every LLM verdict.
+The prompt id (e.g. ``local.v2``) is part of the response-cache key and is stored on every LLM verdict.
+
+Untrusted text (contexts, questions, answers, claims) goes into the judge's prompts between a ``<<<`` line and a
+``>>>`` line, and each system prompt says that delimited text is data, never instructions. ``as_data`` makes sure
+such a text cannot close its block early: it holds no run of three ``<`` or ``>``.
 """
 
 from __future__ import annotations
@@ -17,7 +21,10 @@ from typing import Mapping
 
 from ..errors import ConfigError
 
+#: the version of the judge's and decomposers' templates in use
+PROMPT_VERSION = "v2"
 _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
+_MARKER = re.compile(r"([<>])\1{2,}")
 _SECTION = re.compile(r"^\[(system|user)\][ \t]*$", re.MULTILINE)
 
 
@@ -68,7 +75,7 @@ def parse_prompt(name: str, version: str, text: str) -> Prompt:
 
 
 @lru_cache(maxsize=None)
-def load_prompt(name: str, version: str = "v1") -> Prompt:
+def load_prompt(name: str, version: str = PROMPT_VERSION) -> Prompt:
     """Load ``prompts/<name>.<version>.txt`` from the installed package."""
     resource = resources.files(__package__).joinpath("prompts").joinpath(f"{name}.{version}.txt")
     try:
@@ -84,6 +91,13 @@ def available_prompts() -> list[str]:
     return sorted(p.name[: -len(".txt")] for p in folder.iterdir() if p.name.endswith(".txt"))
 
 
+def as_data(text: str) -> str:
+    """``text`` with every run of three or more ``<`` or ``>`` shortened to two, so that it cannot end (or open) a
+    ``<<<``/``>>>`` block of a prompt; any other text is returned unchanged."""
+    return _MARKER.sub(lambda m: m.group(1) * 2, text)
+
+
 def format_numbered(items: Mapping[int, str]) -> str:
-    """``[0] first\\n[1] second``: how claims and sentences are listed inside prompts."""
-    return "\n".join(f"[{i}] {text}" for i, text in items.items())
+    """``[0] first\\n[1] second``: how claims and sentences are listed inside prompts, one line each (a line break
+    inside an item is a space), as data (``as_data``)."""
+    return "\n".join(f"[{i}] {' '.join(as_data(text).split())}" for i, text in items.items())
