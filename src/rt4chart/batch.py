@@ -1,15 +1,19 @@
-"""Resumable batch auditing: results written as JSONL in input order, one line per input row.
+"""Resumable batch auditing: results written as JSONL in input order, exactly one line per input row.
 
 The output file always holds a prefix of the input's results (results that finish early wait in a small buffer
 until the ones before them are written), each line flushed and fsynced, so a killed run leaves a valid prefix,
-possibly followed by one torn line. ``--resume`` drops a torn last line, skips the rows already written (by id, or
-by position for rows without a usable id) and appends the rest.
+possibly followed by one torn line. ``resume`` drops a torn last line, skips the rows already written (by id, or by
+position for rows without a usable id and for error rows) and appends the rest. An error row counts as written:
+``retry_errors`` audits its record again once the rest is done and rewrites the file with the new lines in their
+places, atomically (a temporary file beside it, fsynced, then ``os.replace``), so a run killed meanwhile leaves
+the file as it was before the retry, never a mix.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import math
 import os
 import time
 from collections import Counter
@@ -26,11 +30,13 @@ from .types import AuditResult, Label, Record, RecordError
 @dataclass
 class BatchSummary:
     """Counts of one batch run (this run only, plus ``skipped`` rows already present when resuming, of which
-    ``previous_errors`` were error rows)."""
+    ``previous_errors`` were error rows). ``noted``: results audited with something in their ``errors`` (e.g. a
+    decomposition that fell back to the rule decomposer)."""
 
     records: int = 0
     ok: int = 0
     errors: int = 0
+    noted: int = 0
     skipped: int = 0
     previous_errors: int = 0
     hallucinated: int = 0
@@ -48,6 +54,7 @@ class BatchSummary:
             self.errors += 1
             return
         self.ok += 1
+        self.noted += bool(item.errors)
         self.hallucinated += int(item.hallucinated)
         self.answer_labels[item.label.value] += 1
         for claim in item.claims:
@@ -77,6 +84,41 @@ def accepted_result(rec: Record, risk: float) -> AuditResult:
     )
 
 
+@dataclass(frozen=True)
+class _Line:
+    """One complete line of an output file: where it is, the input position it names and its resume key."""
+
+    offset: int
+    length: int  # with its newline
+    index: Any
+    key: str
+    error: bool
+
+
+def _scan(data: bytes) -> tuple[list[_Line], int]:
+    """The complete lines of an output file up to the first torn one (unterminated, not JSON, or not a JSON
+    object), and where that good prefix ends."""
+    lines: list[_Line] = []
+    good_end = pos = 0
+    while pos < len(data):
+        nl = data.find(b"\n", pos)
+        if nl < 0:
+            break
+        raw = data[pos:nl]
+        try:
+            obj = json.loads(raw) if raw.strip() else None
+        except json.JSONDecodeError:
+            break
+        if obj is not None:
+            if not isinstance(obj, dict):
+                break
+            error = "error" in obj
+            lines.append(_Line(pos, nl + 1 - pos, obj.get("index"),
+                               row_key(obj.get("index", -1), obj.get("id"), error=error), error))
+        pos = good_end = nl + 1
+    return lines, good_end
+
+
 def completed_keys(out_path: Path) -> tuple[set[str], int]:
     """Keys of rows already in ``out_path`` and how many of them are error rows.
 
@@ -84,29 +126,98 @@ def completed_keys(out_path: Path) -> tuple[set[str], int]:
     if not out_path.exists():
         return set(), 0
     data = out_path.read_bytes()
-    keys: set[str] = set()
-    errors = 0
-    good_end = 0
-    pos = 0
-    while pos < len(data):
-        nl = data.find(b"\n", pos)
-        if nl < 0:
-            break
-        line = data[pos:nl]
-        try:
-            obj = json.loads(line) if line.strip() else None
-        except json.JSONDecodeError:
-            break
-        if obj is not None:
-            if not isinstance(obj, dict):
-                break
-            keys.add(row_key(obj.get("index", -1), obj.get("id"), error="error" in obj))
-            errors += "error" in obj
-        pos = good_end = nl + 1
+    lines, good_end = _scan(data)
     if good_end < len(data):
         with open(out_path, "r+b") as fh:
             fh.truncate(good_end)
-    return keys, errors
+    return {line.key for line in lines}, sum(line.error for line in lines)
+
+
+def retry_path(out_path: Path) -> Path:
+    """The temporary file a retry writes beside ``out_path`` before it replaces it."""
+    return out_path.with_name(out_path.name + ".retry-tmp")
+
+
+def _result_line(index: int, item: Union[AuditResult, RecordError], rid: Any,
+                 routing: Optional[dict[int, tuple[float, bool]]]) -> dict:
+    if isinstance(item, RecordError):
+        return error_line(index, rid, item)
+    line = item.to_json()
+    line["index"] = index
+    if routing is not None and index in routing:
+        line["risk"], line["routed"] = routing[index][0], "verified"
+    return line
+
+
+def _fsync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+async def _retry_errors(
+    rows: Iterable[Row], auditor: Auditor, path: Path, fields: FieldMap, summary: BatchSummary,
+    on_result: Optional[Callable[[Union[AuditResult, RecordError]], None]],
+    routing: Optional[dict[int, tuple[float, bool]]],
+) -> None:
+    """Audit again the records of the error rows in ``path`` and rewrite it atomically with their new lines.
+
+    The rewritten file holds one line per input row, in input order: an error row whose record also has a result
+    line (left by an older version) and any repeated line are dropped."""
+    lines, _ = _scan(path.read_bytes())
+    records = {index: rec for index, rec, _ in checked_rows(rows, fields) if isinstance(rec, Record)}
+    results = {line.key for line in lines if not line.error}
+    plan: list[_Line] = []
+    seen: set[str] = set()
+    retry: dict[int, Record] = {}
+    for line in sorted(lines, key=lambda x: x.index if isinstance(x.index, int) else math.inf):
+        rec = records.get(line.index) if line.error and isinstance(line.index, int) else None
+        if line.key in seen or (rec is not None and row_key(line.index, rec.id) in results):
+            summary.previous_errors -= line.error
+            continue
+        seen.add(line.key)
+        plan.append(line)
+        if rec is not None:
+            retry[line.index] = rec
+    if not retry and len(plan) == len(lines):
+        return
+    tmp = retry_path(path)
+    fresh: dict[int, bytes] = {}
+    pos = 0
+    try:
+        with open(path, "rb") as src, open(tmp, "wb") as dst:
+            def flush() -> None:
+                nonlocal pos
+                while pos < len(plan):
+                    line = plan[pos]
+                    if line.error and line.index in retry:
+                        if line.index not in fresh:
+                            return
+                        dst.write(fresh.pop(line.index))
+                    else:
+                        src.seek(line.offset)
+                        dst.write(src.read(line.length))
+                    pos += 1
+
+            flush()
+            async for index, item, _ in auditor.audit_many(iter(retry.items())):
+                out = _result_line(index, item, retry[index].id, routing)
+                fresh[index] = (json.dumps(out, ensure_ascii=False) + "\n").encode("utf-8", "surrogateescape")
+                summary.skipped -= 1
+                summary.previous_errors -= 1
+                summary.add(item)
+                if on_result is not None:
+                    on_result(item)
+                flush()
+            flush()
+            dst.flush()
+            os.fsync(dst.fileno())
+        os.replace(tmp, path)
+        _fsync_dir(path.parent)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 async def run_batch_async(
@@ -115,18 +226,25 @@ async def run_batch_async(
     out_path: Optional[Union[str, Path]],
     *,
     resume: bool = False,
+    retry_errors: bool = False,
     fields: FieldMap = FieldMap(),
     on_result: Optional[Callable[[Union[AuditResult, RecordError]], None]] = None,
     routing: Optional[dict[int, tuple[float, bool]]] = None,
 ) -> BatchSummary:
     """Audit ``rows`` and write one JSON line per row to ``out_path`` (stdout when None), in input order.
 
+    ``resume`` keeps the lines already in ``out_path`` (error rows too) and audits the other rows; ``retry_errors``
+    (implies ``resume``) then audits the error rows' records again and rewrites ``out_path`` atomically.
     ``routing`` (the gate cascade) maps a row index to ``(risk, accepted)``: accepted rows are not judged; their
     result is ``unverified`` and not hallucinated, with ``routed="accepted"``; the others get ``routed="verified"``.
     """
     summary = BatchSummary()
     started = time.perf_counter()
     path = Path(out_path) if out_path is not None else None
+    rows = rows if isinstance(rows, (list, tuple)) or not retry_errors else list(rows)
+    resume = resume or retry_errors
+    if path is not None and resume:
+        retry_path(path).unlink(missing_ok=True)  # left by a retry that was killed: the output is the old one
     done, summary.previous_errors = completed_keys(path) if (path is not None and resume) else (set(), 0)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -143,7 +261,8 @@ async def run_batch_async(
 
     def todo() -> Iterator[tuple[int, Union[Record, InputError]]]:
         for index, rec, rid in checked_rows(rows, fields):
-            if row_key(index, rid, error=isinstance(rec, InputError)) in done:
+            # an error row is keyed by position: a valid record with such a row is done too (until retried)
+            if row_key(index, rid, error=isinstance(rec, InputError)) in done or f"row:{index}" in done:
                 summary.skipped += 1
                 continue
             order.append(index)
@@ -172,14 +291,7 @@ async def run_batch_async(
 
     try:
         async for index, item, rid in auditor.audit_many(todo()):
-            if isinstance(item, RecordError):
-                line = error_line(index, ids.get(index, rid), item)
-            else:
-                line = item.to_json()
-                line["index"] = index
-                if routing is not None and index in routing:
-                    line["risk"], line["routed"] = routing[index][0], "verified"
-            pending[index] = line
+            pending[index] = _result_line(index, item, ids.get(index, rid), routing)
             summary.add(item)
             if on_result is not None:
                 on_result(item)
@@ -188,6 +300,8 @@ async def run_batch_async(
     finally:
         if path is not None:
             fh.close()
+    if path is not None and retry_errors:
+        await _retry_errors(rows, auditor, path, fields, summary, on_result, routing)
     summary.seconds = time.perf_counter() - started
     return summary
 

@@ -113,6 +113,8 @@ def _print_summary(summary: Any, console: Any) -> None:
         table.add_row(f"claims {label}", str(summary.claim_labels.get(label, 0)))
     table.add_row("errors", str(summary.errors) + (f" (+{summary.previous_errors} in earlier runs)"
                                                    if summary.previous_errors else ""))
+    if summary.noted:
+        table.add_row("audited with notes", f"{summary.noted} (see their errors field)")
     if summary.calls:
         table.add_row("LLM calls", str(summary.calls))
         table.add_row("tokens in/out", f"{summary.prompt_tokens}/{summary.completion_tokens}")
@@ -125,7 +127,10 @@ def _print_summary(summary: Any, console: Any) -> None:
 @click.argument("input_path", metavar="INPUT", type=str)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="results JSONL (default: stdout)")
-@click.option("--resume", is_flag=True, help="skip records already in OUTPUT and append the rest")
+@click.option("--resume", is_flag=True,
+              help="keep the lines already in OUTPUT (error lines too) and append the other records")
+@click.option("--retry-errors", is_flag=True,
+              help="--resume, then audit the records of OUTPUT's error lines again and rewrite OUTPUT atomically")
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "csv"]), default=None,
               help="input format (default: from the extension / content)")
 @field_options
@@ -133,7 +138,7 @@ def _print_summary(summary: Any, console: Any) -> None:
               help="accept this fraction of lowest-risk records with the RAGScope gate, without judging them")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar or summary")
 @judge_options
-def audit(input_path: str, output: Optional[str], resume: bool, fmt: Optional[str], fields: Any,
+def audit(input_path: str, output: Optional[str], resume: bool, retry_errors: bool, fmt: Optional[str], fields: Any,
           gate_accept: Optional[float], quiet: bool, **judge_kw: Any) -> None:
     """Audit every record of INPUT (JSONL, JSON array or CSV; - for stdin) and write one result per record.
 
@@ -146,8 +151,8 @@ def audit(input_path: str, output: Optional[str], resume: bool, fmt: Optional[st
     from .io import read_rows, writes_over_input
 
     console = Console(stderr=True)
-    if resume and not output:
-        raise click.UsageError("--resume needs -o/--output")
+    if (resume or retry_errors) and not output:
+        raise click.UsageError("--resume and --retry-errors need -o/--output")
     if writes_over_input(input_path, output):
         raise click.UsageError(f"-o/--output is the input file {input_path}: the results would overwrite it")
     try:
@@ -159,7 +164,8 @@ def audit(input_path: str, output: Optional[str], resume: bool, fmt: Optional[st
 
     routing = _gate_routing(rows, gate_accept, fields, console) if gate_accept is not None else None
     try:
-        summary = run_batch(rows, auditor, output, resume=resume, fields=fields, routing=routing, console=console,
+        summary = run_batch(rows, auditor, output, resume=resume, retry_errors=retry_errors, fields=fields,
+                            routing=routing, console=console,
                             progress=not quiet and (console.is_terminal or os.environ.get("RT4CHART_PROGRESS") == "1"))
     except BackendError as exc:  # only configuration errors reach here (bad key, model, endpoint)
         print_error(console, f"the LLM endpoint rejected the request: {exc}")
