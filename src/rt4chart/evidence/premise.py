@@ -34,7 +34,7 @@ def premise_sentences(index: EvidenceIndex, claim: str, *, max_words: int = 160,
             raise IndexError(f"hint sentence {i} is not in an index of {n} sentences")
     if not n:
         return ()
-    scores = _scores(index, claim)
+    scores = relatedness(index, claim)
     related = sorted((i for i, s in enumerate(scores) if s > 0.0), key=lambda i: (-scores[i], i))
     order = list(dict.fromkeys([*hint, *related]))
     if not order:
@@ -57,8 +57,9 @@ def premise_text(index: EvidenceIndex, ids: Sequence[int]) -> str:
     return " ".join(index.texts[i] for i in sorted(set(ids)))
 
 
-def _scores(index: EvidenceIndex, claim: str) -> list[float]:
-    """Each sentence's IDF-weighted sum of the claim's word keys it holds (0.0 for none)."""
+def relatedness(index: EvidenceIndex, claim: str) -> list[float]:
+    """Each sentence's relatedness to ``claim``, how ``premise_sentences`` ranks them: the sum, over the claim's word
+    keys it holds, of the key's weight in the claim times its IDF over the index's sentences (0.0 for none)."""
     n = len(index.texts)
     scores = [0.0] * n
     for key, weight in read_claim(claim).keys.items():

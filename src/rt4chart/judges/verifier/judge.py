@@ -40,7 +40,6 @@ onnxruntime releases the GIL, and one judge may serve many records at once.
 from __future__ import annotations
 
 import asyncio
-import math
 import threading
 from collections import OrderedDict
 from functools import lru_cache
@@ -51,7 +50,7 @@ import numpy as np
 
 from ...errors import ConfigError
 from ...evidence import EvidenceIndex, is_remark, one_edit, read_claim
-from ...evidence.premise import premise_sentences, premise_text
+from ...evidence.premise import premise_sentences, premise_text, relatedness
 from ...types import Claim, Judgment, Label, Span, Stage
 from ..runtime import model_dir
 from .model import CARD, MODEL, TOKENIZER, Verifier
@@ -114,20 +113,6 @@ def read_thresholds(card: Mapping[str, Any], given: Optional[Mapping[str, float]
             raise ConfigError(f"the verifier's {name} threshold must be a number in (0, 1), got {value!r}")
         out[name] = float(value)
     return out
-
-
-def relatedness(index: EvidenceIndex, claim: str) -> list[float]:
-    """Each sentence's relatedness to ``claim``: the sum, over the claim's word keys it holds, of the key's weight
-    in the claim times its IDF over the index's sentences (how ``premise_sentences`` ranks them)."""
-    n = len(index.texts)
-    scores = [0.0] * n
-    for key, weight in read_claim(claim).keys.items():
-        holders = index.postings.get(key)
-        if holders:
-            value = weight * math.log(1.0 + n / len(holders))
-            for i in holders:
-                scores[i] += value
-    return scores
 
 
 class VerifierJudge:
