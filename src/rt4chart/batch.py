@@ -241,7 +241,8 @@ async def run_batch_async(
     summary = BatchSummary()
     started = time.perf_counter()
     path = Path(out_path) if out_path is not None else None
-    rows = rows if isinstance(rows, (list, tuple)) or not retry_errors else list(rows)
+    if retry_errors and not isinstance(rows, (list, tuple)):
+        rows = list(rows)  # read twice: audited, then the error rows' records retried
     resume = resume or retry_errors
     if path is not None and resume:
         retry_path(path).unlink(missing_ok=True)  # left by a retry that was killed: the output is the old one
