@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from fake_openai import Reply
+from fake_openai import Reply, scripted
 from paper_server import kind, paper_judge
 
 from rt4chart.cli import main
@@ -200,6 +200,18 @@ async def test_vllm_cap_counted_against_the_context_is_dropped_for_that_call(ser
     assert (await b.complete(MESSAGES)).text == "ok"
     await b.complete(MESSAGES)
     assert [r.body.get("max_tokens") for r in server.requests] == [DEFAULT_MAX_TOKENS, None, DEFAULT_MAX_TOKENS, None]
+
+
+async def test_a_rate_limit_naming_tokens_is_retried_not_an_overflow(serve):
+    server = serve(scripted(Reply.error(429, "Too many tokens per minute; retry later", retry_after=0), "ok"))
+    assert (await backend(server).complete(MESSAGES)).text == "ok" and len(server.requests) == 2
+
+
+async def test_413_request_too_large_fails_that_call(serve):
+    server = serve(lambda req: Reply(status=413, body="<html>413 Request Entity Too Large</html>"))
+    with pytest.raises(ContextOverflowError, match="HTTP 413"):
+        await backend(server, max_tokens=0).complete(MESSAGES)
+    assert len(server.requests) == 1
 
 
 def runaway_server(reply_after_reask):

@@ -78,8 +78,12 @@ def _body(response: httpx.Response) -> str:
 
 
 def is_context_overflow(response: httpx.Response) -> bool:
-    """A 4xx/5xx reply that says the prompt (or prompt + ``max_tokens``) exceeds the model's context."""
-    return response.status_code >= 400 and bool(_CONTEXT.search(_body(response)))
+    """A 4xx/5xx reply that says the prompt (or prompt + ``max_tokens``) exceeds the model's context, or a 413 (the
+    request itself too large). Never a 408 or 429: "too many tokens" per minute is a rate limit, retried."""
+    status = response.status_code
+    if status < 400 or status in (408, 429):
+        return False
+    return status == 413 or bool(_CONTEXT.search(_body(response)))
 
 
 def rejects_structured(response: httpx.Response) -> bool:
