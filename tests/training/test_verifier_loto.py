@@ -122,3 +122,27 @@ def test_lexical_per_task_10_end_to_end(ragtruth: Path, tmp_path: Path, capsys: 
         loto.main(args)
     assert loto.main(args + ["--resume"]) == 0
     assert json.loads((out / "loto.json").read_text())["rows"] == report["rows"]
+
+
+def test_a_model_per_held_out_task(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A ``{task}`` in --model-dir: each held-out task's row reads the scores of its own folder's judge."""
+    from rt4chart.eval.predictions import Prediction
+
+    recs = [EvalRecord(id=str(i), context="ctx", question=None, answer="ans", task=t, group=f"{t}:{i // 2}",
+                       hallucinated=y) for i, (t, y) in enumerate(zip(TASKS, Y))]
+    monkeypatch.setattr(loto, "load_ragtruth", lambda split, data_dir=None: recs)
+    seen = []
+
+    def fake_audit(records, judge, model_dir, out, resume):
+        seen.append((judge, model_dir, out.name))
+        scale = 0.5 if model_dir.endswith("data2txt") else 1.0
+        return {r.id: Prediction(r.id, bool(S[int(r.id)] >= 0.5), float(S[int(r.id)]) * scale)
+                for r in records}, 0.0, 0
+
+    monkeypatch.setattr(loto, "audit", fake_audit)
+    out = tmp_path / "o"
+    assert loto.main(["--judge", "verifier", "--model-dir", "m-{task}", "--per-task", "4", "--bootstrap", "0",
+                      "--out", str(out)]) == 0
+    assert seen == [("verifier", f"m-{t}", f"heldout-{t}") for t in ("qa", "summary", "data2txt")]
+    rows = {r["task"]: r for r in json.loads((out / "loto.json").read_text())["rows"]}
+    assert rows["data2txt"]["threshold"] == pytest.approx(0.3) and rows["qa"]["threshold"] == pytest.approx(0.3)
