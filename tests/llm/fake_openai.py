@@ -19,7 +19,8 @@ directory (or a benchmark) can use it::
 A handler returns a ``Reply``, a ``str`` (the assistant content), or a ``dict``/``list`` (JSON-encoded content).
 ``scripted(r1, r2, ...)`` makes a handler that returns the given replies in order. ``latency`` delays every reply
 (to measure throughput); ``Reply(delay=...)`` delays one (to provoke client timeouts); ``Reply.drop()`` closes the
-connection without answering. If a handler raises, the server answers HTTP 599 with the traceback and records
+connection without answering, ``Reply.connection_reset()`` aborts it with a TCP RST, ``Reply(content_type=...)``
+sets the reply's Content-Type. If a handler raises, the server answers HTTP 599 with the traceback and records
 the exception in ``server.errors`` so that the test can fail on it.
 
 Token usage in replies is estimated as characters / 4 unless the reply sets ``usage``.
@@ -29,6 +30,8 @@ from __future__ import annotations
 
 import json
 import re
+import socket
+import struct
 import threading
 import traceback
 from dataclasses import dataclass, field
@@ -100,6 +103,8 @@ class Reply:
     delay: float = 0.0
     close: bool = False  # close the connection without answering
     finish_reason: str = "stop"
+    reset: bool = False  # abort the connection with a TCP RST (SO_LINGER 0) instead of answering
+    content_type: str = "application/json"
 
     @classmethod
     def json(cls, obj: Any, **kw: Any) -> "Reply":
@@ -113,6 +118,10 @@ class Reply:
     @classmethod
     def drop(cls) -> "Reply":
         return cls(close=True)
+
+    @classmethod
+    def connection_reset(cls) -> "Reply":
+        return cls(reset=True)
 
 
 Handler = Callable[[ChatRequest], Union[Reply, str, dict, list]]
@@ -239,11 +248,16 @@ class FakeOpenAI:
             if reply.close:
                 http.close_connection = True
                 return
+            if reply.reset:
+                http.close_connection = True
+                http.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                http.connection.close()
+                return
             if reply.body is not None:
                 payload = reply.body if isinstance(reply.body, (bytes, str)) else json.dumps(reply.body)
             else:
                 payload = json.dumps(self._completion(req, reply))
-            self._send(http, reply.status, reply.headers, payload)
+            self._send(http, reply.status, reply.headers, payload, reply.content_type)
         finally:
             with self._lock:
                 self._in_flight -= 1
@@ -271,11 +285,12 @@ class FakeOpenAI:
         }
 
     @staticmethod
-    def _send(http: BaseHTTPRequestHandler, status: int, headers: dict[str, str], payload: Union[str, bytes]) -> None:
+    def _send(http: BaseHTTPRequestHandler, status: int, headers: dict[str, str], payload: Union[str, bytes],
+              content_type: str = "application/json") -> None:
         data = payload.encode("utf-8") if isinstance(payload, str) else payload
         try:
             http.send_response(status)
-            http.send_header("Content-Type", "application/json")
+            http.send_header("Content-Type", content_type)
             http.send_header("Content-Length", str(len(data)))
             for key, value in headers.items():
                 http.send_header(key, value)
