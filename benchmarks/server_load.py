@@ -298,7 +298,8 @@ async def soak(url: str, pid: int, token: str, records: list[dict], seconds: flo
             "requests": sum(v["responses"] + sum(v["failures"].values()) for v in kinds.values()),
             "server_5xx": sum(n for c in statuses.values() for s, n in c.items() if s >= 500),
             "server_cpu_s": round(srv_cpu, 1),
-            "rss_kb": {"start": rss_start, "end": rss_end, "max": max(rss + [rss_start, rss_end])}}
+            "rss_kb": {"start": rss_start, "end": rss_end, "max": max(rss + [rss_start, rss_end])},
+            "rss_mib_every_10_s": [round(kb / 1024) for kb in rss[::10]]}
 
 
 def main_soak(args: argparse.Namespace) -> None:
@@ -335,7 +336,8 @@ def main_soak(args: argparse.Namespace) -> None:
     print(f"valid audits: {out['valid_ok']} distinct records audited ({out['valid_audits_per_s']} audits/s), "
           f"{out['valid_wrong_ids']} with a wrong id; 5xx responses: {out['server_5xx']}")
     print(f"server RSS: {rss_boot / 1024:.0f} MiB after startup, {r['start'] / 1024:.0f} MiB after warm-up (soak "
-          f"start), {r['end'] / 1024:.0f} MiB at the end, {r['max'] / 1024:.0f} MiB max (sampled every second)")
+          f"start), {r['end'] / 1024:.0f} MiB at the end, {r['max'] / 1024:.0f} MiB max (sampled every second); every "
+          f"10 s: {out['rss_mib_every_10_s']} MiB")
     if args.json:
         args.json.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
     if out["server_5xx"] or out["valid_wrong_ids"]:
