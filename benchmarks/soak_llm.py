@@ -240,7 +240,7 @@ def soak(opts: argparse.Namespace, records: list[dict], work: Path, log=print) -
     # 1. the fault-free reference
     ref_out = work / "reference.jsonl"
     clean = FaultServer(rate=0.0, seed=opts.seed, read_timeout=opts.timeout)
-    with FakeOpenAI(clean) as server:
+    with FakeOpenAI(clean, latency=opts.latency) as server:
         t0 = time.monotonic()
         seg = run_cli(audit_args(inp, ref_out, server.base_url, opts), kill_at_lines=None, out=ref_out,
                       deadline_s=deadline)
@@ -257,7 +257,7 @@ def soak(opts: argparse.Namespace, records: list[dict], work: Path, log=print) -
     window = range(max(1, len(records) // 10), max(2, len(records) * 9 // 10))  # kill points: 10-90 % of the rows
     kill_points = sorted(rng.sample(window, min(opts.kills, len(window))))
     segments = []
-    with FakeOpenAI(faults) as server:
+    with FakeOpenAI(faults, latency=opts.latency) as server:
         t0 = time.monotonic()
         for i, point in enumerate(kill_points + [None]):
             extra = ("--resume",) if i > 0 else ()
@@ -368,6 +368,7 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--granularity", choices=["per-claim", "batched"], default="batched")
     ap.add_argument("--timeout", type=float, default=1.0, help="the client's --timeout (read-timeout faults)")
     ap.add_argument("--concurrency", type=int, default=16)
+    ap.add_argument("--latency", type=float, default=0.0, help="server latency per reply, seconds")
     ap.add_argument("--max-retry-rounds", type=int, default=3)
     ap.add_argument("--deadline", type=float, default=3600.0, help="seconds any one CLI segment may run")
     ap.add_argument("--json", type=Path, help="also write the report as JSON here")
