@@ -22,8 +22,9 @@ INVENTED = ["The zeppelin landed on a quasar near the tundra.", "A wizard sold k
 def records(n: int = 20) -> list[dict]:
     out = []
     for i in range(n):
-        context = " ".join(FACTS[i % 6:] + FACTS[: i % 6])
-        answer = " ".join([FACTS[i % 6], FACTS[(i + 2) % 6], INVENTED[i % 2]])
+        facts = [f.replace(".", f" in year {1900 + i}.") for f in FACTS]  # no text shared between records
+        context = " ".join(facts[i % 6:] + facts[: i % 6])
+        answer = " ".join([facts[i % 6], facts[(i + 2) % 6], INVENTED[i % 2].replace(".", f" {i}.")])
         out.append({"id": f"soak-{i:02d}", "context": context, "question": f"What happened ({i})?", "answer": answer})
     return out
 
