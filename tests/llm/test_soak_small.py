@@ -4,14 +4,7 @@ records untouched by faults identical to the fault-free run."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))  # benchmarks/ and tests.llm.fake_openai import from the repository root
-
-from benchmarks.soak_llm import parser, soak, unanchored_entailed  # noqa: E402
+from benchmarks.soak_llm import parser, soak, unanchored_entailed  # the repository root is on pytest's pythonpath
 
 FACTS = ["The harbor lantern was lit at dusk by the keeper.", "The meadow held forty copper bells in spring.",
          "A violin maker lived beside the glacier for ten years.", "The orchard produced pepper and walnuts.",
