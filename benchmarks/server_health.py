@@ -20,14 +20,14 @@ import asyncio
 import json
 import os
 import signal
-import socket
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import httpx
+
+from .server_load import free_port, start_server
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET_MS = 50.0
@@ -49,31 +49,6 @@ def long_records(n: int, data: Path | None) -> tuple[list[dict], str]:
               "The coastal authority closed every station in week 60.")
     return [{"id": f"synthetic-{i}", "context": context, "question": "What did the stations record?",
              "answer": answer} for i in range(n)], "synthetic (no data folder found)"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(port: int, judge: str) -> subprocess.Popen:
-    code = ("import uvicorn; from rt4chart.server import ServerSettings, create_app; "
-            f"uvicorn.run(create_app(ServerSettings(judge={judge!r}, gate=False)), host='127.0.0.1', port={port}, "
-            "log_level='warning', access_log=False)")
-    proc = subprocess.Popen([sys.executable, "-c", code], env=dict(os.environ, PYTHONWARNINGS="ignore"))
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return proc
-        except httpx.TransportError:
-            pass
-        if proc.poll() is not None:
-            raise SystemExit("the server exited during startup")
-        time.sleep(0.1)
-    proc.kill()
-    raise SystemExit("the server did not start within 120 s")
 
 
 def stop_server(proc: subprocess.Popen) -> None:

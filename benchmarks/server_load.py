@@ -43,7 +43,7 @@ def _records() -> list[dict]:
     return [json.loads(line) for line in lines if line.strip()]
 
 
-def _port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -308,7 +308,7 @@ def main_soak(args: argparse.Namespace) -> None:
     judge = args.judge or "auto"
     records, source = _ragtruth_records()
     token = secrets.token_urlsafe(24)
-    port = _port()
+    port = free_port()
     proc = start_server(port, judge, token)
     rss_boot = _rss_kb(proc.pid)
     try:
@@ -360,7 +360,7 @@ def main() -> None:
         return
     args.judge = args.judge or "lexical"
     records = _records()
-    port = _port()
+    port = free_port()
     proc = start_server(port, args.judge)
     try:
         http = asyncio.run(bench_server(f"http://127.0.0.1:{port}", proc.pid, records, args.requests, args.concurrency))
