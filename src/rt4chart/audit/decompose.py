@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Optional, Protocol, Sequence, runtime_checkable
 
+from ..evidence import is_preamble
 from ..text.segment import split_sentences
 from ..types import Claim, Span
 
@@ -68,7 +69,8 @@ def _clause_spans(sentence: str) -> list[tuple[int, int]]:
 
 
 class RuleDecomposer:
-    """Offline decomposer: one claim per answer sentence, optionally split at safe clause boundaries.
+    """Offline decomposer: one claim per answer sentence, optionally split at safe clause boundaries. A preamble
+    (``evidence.is_preamble``: "Here is a summary of the article:", "I hope this helps!") is no claim.
 
     Claims are verbatim answer fragments, so their answer spans are exact. Pronouns are not resolved: this
     decomposer trades the "self-contained" property of §3.3 for needing no model.
@@ -82,6 +84,8 @@ class RuleDecomposer:
     def decompose_sync(self, answer: str) -> list[Claim]:
         claims: list[Claim] = []
         for sent in split_sentences(answer):
+            if is_preamble(sent.text):
+                continue
             spans = _clause_spans(sent.text) if self.split_clauses else [(0, len(sent.text))]
             for s, e in spans:
                 start, end = sent.start + s, sent.start + e

@@ -16,8 +16,8 @@ Layering: above ``rt4chart.text``, below ``rt4chart.audit`` and ``rt4chart.judge
 
 from .assess import Assessment, Kind, Rule, Thresholds, assess, rule_of
 from .claims import (
-    CAMEL, ClaimReading, claim_numbers, content_forms, is_remark, negated, normalised_numbers, question_keys,
-    read_claim, word_key,
+    CAMEL, ClaimReading, claim_numbers, content_forms, is_preamble, is_remark, negated, normalised_numbers,
+    question_keys, read_claim, word_key,
 )
 from .edit_words import EditSentences, rivals
 from .edits import Edit, one_edit
@@ -31,7 +31,7 @@ from .words import (
 __all__ = [
     "Assessment", "CAMEL", "ClaimReading", "Edit", "EditSentences", "EvidenceIndex", "Kind", "NEGATIONS", "NUMBER",
     "NUMBER_WORDS", "Rule", "STOPWORDS", "TOKEN", "Thresholds", "assess", "capitalised_names", "claim_numbers",
-    "clean_number", "content_forms", "content_word_map", "content_words", "has_negation", "is_remark", "negated",
-    "normalised_numbers", "numbers", "one_edit", "premise_sentences", "premise_text", "question_keys", "read_claim",
-    "rivals", "rule_of", "stem", "tokens", "word_key",
+    "clean_number", "content_forms", "content_word_map", "content_words", "has_negation", "is_preamble", "is_remark",
+    "negated", "normalised_numbers", "numbers", "one_edit", "premise_sentences", "premise_text", "question_keys",
+    "read_claim", "rivals", "rule_of", "stem", "tokens", "word_key",
 ]

@@ -209,6 +209,40 @@ def is_remark(text: str) -> bool:
     return _REMARK.search(text) is not None
 
 
+#: an answer's opening or closing words to the reader ("Sure!", "I hope this helps!", "Let me know if you have any
+#: further questions.", "Sure, I can help you with that!"): the whole sentence, nothing else in it
+_COURTESY = re.compile(
+    r"^\W*(?:(?:okay|ok|sure|certainly|of\s+course|absolutely|great)(?:\W+(?:i\s+can|i'd\s+be\s+happy\s+to|"
+    r"happy\s+to)\s+help(?:\s+you)?(?:\s+with\s+(?:that|this))?)?"
+    r"|i\s+hope\s+(?:this|that)\s+helps(?:\s+you)?"
+    r"|(?:please\s+)?(?:let\s+me\s+know|feel\s+free\s+to\s+ask)\b.*"
+    r"|(?:if\s+you\s+have\s+any\s+(?:further|other|more)\s+questions)\b.*)\W*$",
+    re.IGNORECASE,
+)
+#: a line that introduces what follows ("Here is a summary of the article in 85 words:", "Based on the given
+#: passages, here's a brief answer to the question:", "Passage 2:", "Therefore, the answer to the question is:")
+_INTRO = re.compile(
+    r"^\W*(?:(?:sure|certainly|okay|ok|of\s+course)\W+)?(?:here's|here\s+(?:is|are)|below\s+(?:is|are)|"
+    r"the\s+following|based\s+on\b[^:]*\bhere(?:'s|\s+(?:is|are))|passages?\s*#?\d+\s*:|"
+    r"(?:so|therefore|thus)?,?\s*the\s+answer\s+(?:to\s+(?:the|your)\s+question\s+)?is)",
+    re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=1024)
+def is_preamble(text: str) -> bool:
+    """Whether an answer sentence states nothing about the world and is no claim at all: courtesy ("Sure!", "I hope
+    this helps!", "Let me know if ..."), or a line ending in ":" that introduces what follows ("Here is a summary of
+    the article in 85 words:", "Based on the given passages, here's the answer:", "Passage 2:"). Every preamble is
+    also a meta sentence or a remark (``read_claim(text).meta`` or ``is_remark``)."""
+    t = text.strip()
+    if not (read_claim(t).meta or is_remark(t)):
+        return False
+    if _COURTESY.match(t):
+        return True
+    return t.endswith(":") and _INTRO.match(t) is not None
+
+
 @lru_cache(maxsize=4096)
 def negated(text: str) -> bool:
     """Negation polarity, ignoring "not only"/"not just" (which add rather than deny)."""
