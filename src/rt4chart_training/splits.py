@@ -38,6 +38,17 @@ def split_groups(groups, seed: int, val_frac: float, folds: int) -> dict:
     return {**{g: -1 for g in uniq[:n_val]}, **{g: k % folds for k, g in enumerate(uniq[n_val:])}}
 
 
+#: the validation slice every training stage holds out of RAGTruth train (``split_groups`` with this seed and fraction)
+VALIDATION_SEED = 13
+VALIDATION_FRAC = 0.08
+
+
+def validation_groups(groups) -> frozenset:
+    """The context groups of the validation slice: held out of every model's training, read by the selection runs."""
+    fold_of = split_groups(groups, VALIDATION_SEED, VALIDATION_FRAC, 1)
+    return frozenset(g for g, k in fold_of.items() if k < 0)
+
+
 def shipped_card(directory: Optional[Path] = None) -> dict:
     """The local judge's model card in ``directory`` (default: the shipped models folder)."""
     from rt4chart.judges.local import CARD, model_dir

@@ -4,7 +4,8 @@
 
 writes into ``--out``: ``pairs-nli.jsonl.gz`` and ``heldout-snli.jsonl.gz`` (``nli``), ``pairs-ragtruth.jsonl.gz``
 (``ragtruth``), ``pairs-synthetic.jsonl.gz`` (``synthetic``), each with a ``.json`` summary (rows per source and
-label, what was left out, the command, the seed, the seconds). RAGTruth **test** is never read. The data folder is
+label, what was left out, the command, the seed, the seconds). RAGTruth **test** is never read, and the train
+split's validation slice (``splits.validation_groups``) is left out unless ``--keep-validation``. The data folder is
 ``--data-dir``, else ``$RT4CHART_DATA_DIR``, else the ``shared/data`` above the working directory
 (``rt4chart.eval.datasets.data_root``). The same options give the same bytes.
 """
@@ -22,6 +23,7 @@ from typing import Optional, Sequence
 from rt4chart.eval.datasets import ENV_DATA_DIR, TASKS, load_ragtruth
 
 from .nli import nli_pairs
+from ..splits import VALIDATION_FRAC, VALIDATION_SEED, validation_groups
 from .pairs import Pair, write_pairs, write_summary
 from .ragtruth_pairs import OTHER_EVIDENCE_SHARE, ragtruth_pairs
 from .synthetic import GENERATORS, default_caps, synthetic_pairs
@@ -42,6 +44,9 @@ def _parser() -> argparse.ArgumentParser:
                    help=f"entailed RAGTruth claims also paired with another source's evidence [{OTHER_EVIDENCE_SHARE}]")
     p.add_argument("--synthetic-per-label", type=int, default=9000,
                    help="synthetic pairs a label, shared equally by its generators [9000]")
+    p.add_argument("--keep-validation", action="store_true",
+                   help="also build from the validation slice's groups (by default they are held out, as the selection "
+                        f"runs read them: seed {VALIDATION_SEED}, fraction {VALIDATION_FRAC})")
     p.add_argument("--cap", action="append", default=[], metavar="NAME=N",
                    help=f"one generator's cap (repeatable); generators: {', '.join(GENERATORS)}")
     return p
@@ -59,6 +64,9 @@ def _caps(args) -> dict[str, int]:
 
 def _train_records(args) -> list:
     records = load_ragtruth("train", data_dir=args.data_dir)
+    if not args.keep_validation:
+        held = validation_groups([r.group for r in records])
+        records = [r for r in records if r.group not in held]
     if args.limit is None:
         return records
     return [r for t in TASKS for r in [x for x in records if x.task == t][: args.limit]]
@@ -79,7 +87,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args.data_dir = args.data_dir or os.environ.get(ENV_DATA_DIR) or None
     out = Path(args.out)
     command = "python3 -m rt4chart_training.verifier.build " + shlex.join(sys.argv[1:] if argv is None else argv)
-    common = {"command": command.strip(), "seed": args.seed, "limit": args.limit}
+    common = {"command": command.strip(), "seed": args.seed, "limit": args.limit,
+              "validation_held_out": not args.keep_validation}
     caps = _caps(args)
     records = _train_records(args) if {"ragtruth", "synthetic"} & set(parts) else []
     if "nli" in parts:

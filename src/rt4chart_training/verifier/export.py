@@ -6,8 +6,8 @@ Writes into ``--out``: ``verifier.onnx`` (the cross-encoder as ONNX opset 17, in
 ``attention_mask``, ``token_type_ids``, output ``logits``, batch and sequence axes dynamic; int8 by onnxruntime's
 dynamic quantization, weights per output channel; IR version at most 9, so that older onnxruntime loads it),
 ``verifier_tokenizer.json`` (the run's tokenizer, truncation and padding off) and the card ``verifier.json`` (labels,
-max_length, layers, base, the files' sha256, what it was trained on, the recipe, and the checks below). The fp32
-graph stays in the run folder (``verifier-fp32.onnx``).
+max_length, layers, the premise word budget ``max_words``, base, the files' sha256, what it was trained on, the
+recipe, and the checks below). The fp32 graph stays in the run folder (``verifier-fp32.onnx``).
 
 Checks: the fp32 graph gives PyTorch's logits (within 1e-3) on the check pairs; then the folder is loaded with the
 runtime's ``rt4chart.judges.verifier.Verifier`` and its (int8) probabilities are compared with PyTorch's fp32 ones on
@@ -30,9 +30,10 @@ import numpy as np
 
 from rt4chart.judges.runtime import plain_tokenizer
 from rt4chart.judges.verifier import CARD, LABELS, MODEL, TOKENIZER, Verifier
+from rt4chart.judges.verifier.judge import MAX_WORDS
 from rt4chart.judges.verifier.model import sha256_of
 
-from .common import RUN_TOKENIZER, Encoded, encode, feed, load_run_model, torch_probs, write_json
+from .common import RUN_TOKENIZER, Encoded, encode, feed, load_run_model, read_json, torch_probs, write_json
 from .pairs import Pair, read_pairs
 from .train import HELDOUT_FILE
 
@@ -57,7 +58,23 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--check-n", type=int, default=200, help="pairs of each check file, a seeded sample [200]")
     p.add_argument("--max-mb", type=float, default=30.0, help="the largest verifier.onnx allowed [30]")
     p.add_argument("--threads", type=int, default=2, help="torch and onnxruntime threads [2]")
+    p.add_argument("--max-words", type=int, default=None,
+                   help="the premise word budget the judge reads with [the one the RAGTruth pairs were built with]")
     return p
+
+
+def premise_words(card: dict, given: Optional[int]) -> int:
+    """The premise word budget for the card: ``given``, else the ``max_words`` of the RAGTruth pairs' build summary
+    (``pairs-ragtruth.json``) beside the run's pairs, else the judge's default."""
+    if given is not None:
+        return given
+    for f in card["recipe"]["pairs"]:
+        summary = Path(f).parent / "pairs-ragtruth.json"
+        if summary.is_file():
+            words = read_json(summary).get("max_words")
+            if isinstance(words, int):
+                return words
+    return MAX_WORDS
 
 
 def check_files(card: dict, given: Optional[Sequence[str]]) -> list[Path]:
@@ -165,6 +182,7 @@ def export(args) -> dict:
     megabytes = (out / MODEL).stat().st_size / 1e6
     card = {
         "labels": list(LABELS), "max_length": recipe["max_length"], "layers": recipe["layers"],
+        "max_words": premise_words(run_card, args.max_words),
         "base": "all-MiniLM-L6-v2" if not recipe["random_init"] else f"random init ({recipe['base']} config)",
         "files": {MODEL: sha256_of(out / MODEL), TOKENIZER: sha256_of(out / TOKENIZER)},
         "trained_on": sorted(run_card.get("seen", {})), "pairs_seen": run_card.get("pairs_seen"),

@@ -225,12 +225,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                      [uncovered_token_risk(r.context, r.answer) for r in kept], [r.group for r in kept],
                      flags=per_task(lambda p: bool(p.hallucinated)), n_boot=args.bootstrap, seed=args.seed)
     command = "python3 -m rt4chart_training.verifier.loto " + shlex.join(sys.argv[1:] if argv is None else argv)
+    pooled = None if per_model else choose_threshold([r.hallucinated for r in kept],
+                                                     [preds_by["all"][r.id].score for r in kept])
     report = {
         "config": {"judge": args.judge, "model_dir": args.model_dir, "per_task": args.per_task, "seed": args.seed,
                    "pool": args.pool, "bootstrap": args.bootstrap, "split": "train", "command": command},
         "sample": {"answers": len(sample), "scored": len(kept), "groups": len({r.group for r in kept}),
                    "ids": [r.id for r in sample]},
         "audits": audits, "rows": rows, "seconds": round(time.perf_counter() - started, 1),
+        # the F1-maximising answer threshold on every task of the sample together: the one a model ships with
+        # (python3 -m rt4chart_training.verifier.threshold), once the rows show that a threshold chosen this way
+        # on some tasks transfers to another
+        "threshold_all_tasks": None if pooled is None else round(float(pooled), 6),
     }
     out.mkdir(parents=True, exist_ok=True)
     (out / "loto.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

@@ -55,7 +55,7 @@ from ...types import Claim, Judgment, Label, Span, Stage
 from ..runtime import model_dir
 from .model import CARD, MODEL, TOKENIZER, Verifier
 
-#: the premise's word budget (``premise_sentences``' ``max_words``)
+#: the premise's word budget (``premise_sentences``' ``max_words``) when the card names none
 MAX_WORDS = 160
 #: the thresholds when neither the card nor the constructor gives them
 DEFAULT_THRESHOLDS = {"entailment": 0.5, "contradiction": 0.5}
@@ -119,19 +119,22 @@ class VerifierJudge:
     """The verifier judge (see the module docstring). ``directory``: a model folder (``verifier.onnx``,
     ``verifier_tokenizer.json``, ``verifier.json``; default: the shipped models folder); ``threads``: onnxruntime's
     intra-op pool (default: the CPU count, at most 4); ``thresholds``: ``{"entailment": .., "contradiction": ..}``
-    (either or both) over the card's; ``max_words``: the premise's word budget."""
+    (either or both) over the card's; ``max_words``: the premise's word budget (default: the card's ``max_words``,
+    the budget its training premises were built with, else ``MAX_WORDS``)."""
 
     name = "verifier"
 
     def __init__(self, directory: Optional[Path] = None, *, threads: Optional[int] = None,
-                 thresholds: Optional[Mapping[str, float]] = None, max_words: int = MAX_WORDS) -> None:
+                 thresholds: Optional[Mapping[str, float]] = None, max_words: Optional[int] = None) -> None:
         d = Path(directory) if directory is not None else model_dir()
         missing = [name for name in (MODEL, TOKENIZER, CARD) if not (d / name).is_file()]
         if missing:
             raise ConfigError(f"no verifier model in {d} (missing {', '.join(missing)}); {HOW_TO_MAKE}")
+        self.verifier = Verifier(d, threads=threads)
+        if max_words is None:
+            max_words = self.verifier.card.get("max_words", MAX_WORDS)
         if isinstance(max_words, bool) or not isinstance(max_words, int) or max_words < 1:
             raise ConfigError(f"max_words must be a positive integer, got {max_words!r}")
-        self.verifier = Verifier(d, threads=threads)
         self.thresholds = read_thresholds(self.verifier.card, thresholds)
         self.entailment = self.thresholds["entailment"]
         self.contradiction = self.thresholds["contradiction"]
