@@ -194,7 +194,8 @@ def run_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[s
     from .._fields import auditor_options
     from ..judges.llm import llm_env
     from ..judges.registry import build_auditor
-    from .runner import _meta, cascade_summary, gate_routing, results_to_predictions, run, score, write_outputs
+    from .runner import (_meta, cascade_summary, claim_labels, gate_routing, results_to_predictions, run, score,
+                         write_outputs)
     from .predictions import read_predictions
     from .scoring import render_markdown
     from .shapes import parse_shape, shape_name, shape_records
@@ -239,6 +240,7 @@ def run_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[s
         _fail(console, exc)
         return
     report["record_errors"] = [str(e) for e in errors]
+    report["claims"] = claim_labels(results, records)
     report["audit"] = {"seconds": round(summary.seconds, 2), "calls": summary.calls,
                        "prompt_tokens": summary.prompt_tokens, "completion_tokens": summary.completion_tokens,
                        "cost_usd": summary.cost_usd}

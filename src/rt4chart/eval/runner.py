@@ -184,6 +184,33 @@ def cascade_summary(records: Sequence[EvalRecord], routing: dict[int, tuple[floa
     }
 
 
+def claim_labels(results_path: Path, records: Sequence[EvalRecord]) -> dict:
+    """How the audit results' claims were labelled, overall and per task: claims, answers, the count of each label,
+    ``unverified_rate`` (unverified claims over all claims) and ``answers_without_claims`` (answers the decomposer
+    found nothing to check in). Rows that are not audit results (error rows) are left out."""
+    task_of = {r.id: r.task or "all" for r in records}
+    counts: dict[str, dict[str, int]] = {}
+    with open(results_path, encoding="utf-8", errors="replace") as fh:
+        for line in fh:
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if not isinstance(row, dict) or not isinstance(row.get("claims"), list):
+                continue
+            for scope in dict.fromkeys(("all", task_of.get(str(row.get("id")), "all"))):
+                c = counts.setdefault(scope, {"answers": 0, "answers_without_claims": 0, "claims": 0})
+                c["answers"] += 1
+                c["answers_without_claims"] += not row["claims"]
+                for claim in row["claims"]:
+                    label = claim.get("label") if isinstance(claim, dict) else None
+                    c["claims"] += 1
+                    c[str(label)] = c.get(str(label), 0) + 1
+    for c in counts.values():
+        c["unverified_rate"] = round(c.get("unverified", 0) / c["claims"], 4) if c["claims"] else None
+    return counts
+
+
 def results_to_predictions(results_path: Path, predictions_path: Path) -> tuple[int, list[InputError]]:
     """Convert audit results JSONL to predictions JSONL; returns (count, errors of failed/bad rows)."""
     preds, errors = read_predictions(results_path, audit_results=True)

@@ -232,6 +232,12 @@ def render_markdown(report: Mapping[str, Any], title: Optional[str] = None) -> s
             g = s["grounding"]
             lines.append(f"Evidence grounding, {n}: P {_fmt(g['precision'])} R {_fmt(g['recall'])} "
                          f"F1 {_fmt(g['f1'])} on {g['detected']}/{g['cases']} detected contradictions.")
+    claims = report.get("claims") or {}
+    if claims.get("all"):
+        per = ", ".join(f"{scope} {_fmt(c['unverified_rate'])}" for scope, c in claims.items() if scope != "all")
+        a = claims["all"]
+        lines.append(f"Claims: {a['claims']} in {a['answers']} answers; unverified rate {_fmt(a['unverified_rate'])}"
+                     + (f" ({per})" if per else "") + f"; {a['answers_without_claims']} answers with no claim.")
     notes = [(n, s["threshold"]) for n, s in systems.items() if s.get("threshold") is not None]
     for n, thr in notes:
         lines.append(f"- {n}: flags `score >= {thr:.4f}` (threshold maximising F1 on the train split).")
