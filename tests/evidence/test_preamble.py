@@ -17,6 +17,11 @@ PREAMBLES = [
     "Based on the provided structured data in JSON format, here is an objective overview of the business:",
     "Passage 2:",
     "Therefore, the answer to the question is:",
+    "1.",
+    "b)",
+    "(Passage 3)",
+    "(Reference passage 2)",
+    "(Passages 1 and 3)",
 ]
 CLAIMS = [
     "The free trial lasts 14 days.",
@@ -25,14 +30,19 @@ CLAIMS = [
     "To make whipped cream from milk, follow these steps:",
     "Unable to answer based on given passages.",
     "Here the river turns north.",
+    "1990.",
+    "Paris.",
+    "(Passage 3) The museum opened in 1901.",
 ]
 
 
 @pytest.mark.parametrize("text", PREAMBLES)
 def test_preambles(text):
     assert is_preamble(text)
-    # every preamble is also a meta sentence or a remark: dropping it changes no verdict that was ever decided
-    assert read_claim(text).meta or is_remark(text)
+    # no preamble is ever a checkable claim (a meta sentence, a remark, or no word keys): dropping one changes no
+    # verdict that was ever decided
+    reading = read_claim(text)
+    assert reading.meta or is_remark(text) or not reading.keys
 
 
 @pytest.mark.parametrize("text", CLAIMS)
@@ -50,6 +60,13 @@ def test_decomposer_drops_preambles_and_keeps_offsets():
         span = c.answer_spans[0]
         assert answer[span.start:span.end] == c.text
     assert [c.sentence_index for c in claims] == [1, 2]
+
+
+def test_list_markers_and_citations_are_no_claims():
+    answer = "Steps:\n1. Preheat the oven to 200 degrees.\n2. Bake for 20 minutes. (Passage 3)"
+    texts = [c.text for c in RuleDecomposer().decompose_sync(answer)]
+    assert "1." not in texts and "(Passage 3)" not in texts
+    assert any("Preheat the oven" in t for t in texts) and any("Bake for 20 minutes" in t for t in texts)
 
 
 def test_an_answer_of_preambles_only_has_no_claim():

@@ -91,15 +91,37 @@ CASES = [
 ]
 
 
+IDS = [f"{k}-{i}" for i, (k, *_) in enumerate(CASES)]
+#: the acceptance: at least this many cases right
+AT_LEAST = 12
+#: the cases a model gets wrong, measured, by the first 12 hex digits of its verifier.onnx sha256 (its card's
+#: ``files``): each is an expected failure, strict, so a model that gets one right fails until its entry goes. Only
+#: models listed here have known misses; any other model must get every case right.
+KNOWN_MISSES: dict[str, frozenset[str]] = {}
+
+
 @pytest.fixture(scope="module")
 def judge() -> VerifierJudge:
     return VerifierJudge(FOLDER)
 
 
-@pytest.mark.parametrize("kind, context, claim, label", CASES, ids=[f"{k}-{i}" for i, (k, *_) in enumerate(CASES)])
-def test_meaning_level_case(judge: VerifierJudge, kind: str, context: str, claim: str, label: Label):
+def model_id(judge: VerifierJudge) -> str:
+    return str(judge.card["files"]["verifier.onnx"])[:12]
+
+
+@pytest.mark.parametrize("kind, context, claim, label", CASES, ids=IDS)
+def test_meaning_level_case(request, judge: VerifierJudge, kind: str, context: str, claim: str, label: Label):
+    case = IDS[CASES.index((kind, context, claim, label))]
+    if case in KNOWN_MISSES.get(model_id(judge), ()):
+        request.node.add_marker(pytest.mark.xfail(strict=True, reason=f"a known miss of model {model_id(judge)}"))
     [j] = judge.judge_all([claim], context)
     assert j.label == label, f"{kind}: {claim!r} against {context!r}: {j.label.value} ({j.reason})"
+
+
+def test_at_least_twelve_cases_are_right(judge: VerifierJudge):
+    right = [case for case, (_, context, claim, label) in zip(IDS, CASES)
+             if judge.judge_all([claim], context)[0].label == label]
+    assert len(right) >= AT_LEAST, f"{len(right)} of {len(CASES)} right: {right}"
 
 
 def test_the_cases_cover_every_kind_the_issue_names():

@@ -229,15 +229,28 @@ _INTRO = re.compile(
 )
 
 
+#: a list marker or a citation of a source standing alone ("1.", "b)", "(Passage 3)", "[2]", "(Reference passage 2)")
+_FRAGMENT = re.compile(
+    r"^\W*(?:\d{1,2}|[a-z])?\W*$"
+    r"|^\W*(?:(?:reference|see|source)\s+)?(?:passages?|documents?|sources?|refs?)?\s*#?\d{1,2}(?:\s*(?:,|and|&)\s*\d{1,2})*"
+    r"\W*$",
+    re.IGNORECASE,
+)
+
+
 @lru_cache(maxsize=1024)
 def is_preamble(text: str) -> bool:
     """Whether an answer sentence states nothing about the world and is no claim at all: courtesy ("Sure!", "I hope
-    this helps!", "Let me know if ..."), or a line ending in ":" that introduces what follows ("Here is a summary of
-    the article in 85 words:", "Based on the given passages, here's the answer:", "Passage 2:"). Every preamble is
-    also a meta sentence or a remark (``read_claim(text).meta`` or ``is_remark``)."""
+    this helps!", "Let me know if ..."), a line ending in ":" that introduces what follows ("Here is a summary of
+    the article in 85 words:", "Based on the given passages, here's the answer:", "Passage 2:"), or a list marker or
+    a source citation standing alone ("1.", "(Passage 3)"). None of them is ever a checkable claim: each is also a
+    meta sentence, a remark or a text without word keys (``read_claim``, ``is_remark``)."""
     t = text.strip()
-    if not (read_claim(t).meta or is_remark(t)):
+    reading = read_claim(t)
+    if reading.keys and not (reading.meta or is_remark(t)):
         return False
+    if _FRAGMENT.match(t):
+        return True
     if _COURTESY.match(t):
         return True
     return t.endswith(":") and _INTRO.match(t) is not None
