@@ -39,8 +39,8 @@ CLAIMS = [
 @pytest.mark.parametrize("text", PREAMBLES)
 def test_preambles(text):
     assert is_preamble(text)
-    # no preamble is ever a checkable claim (a meta sentence, a remark, or no word keys): dropping one changes no
-    # verdict that was ever decided
+    # no preamble is ever a checkable claim (a meta sentence, a remark, or no word keys): dropping one removes no
+    # entailed, contradicted or baseless verdict
     reading = read_claim(text)
     assert reading.meta or is_remark(text) or not reading.keys
 

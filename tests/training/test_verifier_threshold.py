@@ -11,8 +11,8 @@ from rt4chart_training.verifier import threshold
 
 
 def _loto(tmp_path, chosen):
-    report = {"config": {"command": "python3 -m rt4chart_training.verifier.loto --pool validation",
-                         "pool": "validation", "per_task": 300},
+    report = {"config": {"command": "python3 -m rt4chart_training.verifier.loto --pool local-validation",
+                         "pool": "local-validation", "per_task": 300},
               "sample": {"scored": 900},
               "rows": [{"task": t, "threshold": 0.4, "auroc": 0.8, "auroc_uncovered": 0.7, "f1": 0.6,
                         "f1_always": 0.5, "passes": True} for t in ("qa", "summary", "data2txt")],

@@ -229,7 +229,7 @@ _INTRO = re.compile(
 )
 
 
-#: a list marker or a citation of a source standing alone ("1.", "b)", "(Passage 3)", "[2]", "(Reference passage 2)")
+#: a list marker or a citation of a source standing alone ("1.", "b)", "(Passage 3)", "(Reference passage 2)")
 _FRAGMENT = re.compile(
     r"^\W*(?:\d{1,2}|[a-z])?\W*$"
     r"|^\W*(?:(?:reference|see|source)\s+)?(?:passages?|documents?|sources?|refs?)?\s*#?\d{1,2}(?:\s*(?:,|and|&)\s*\d{1,2})*"

@@ -2,7 +2,7 @@
 
     python3 -m rt4chart_training.verifier.threshold --loto OUT/loto.json --model DIR
 
-``loto.json`` (``python3 -m rt4chart_training.verifier.loto --model-dir DIR --pool validation``) holds
+``loto.json`` (``python3 -m rt4chart_training.verifier.loto --model-dir DIR --pool local-validation``) holds
 ``threshold_all_tasks``: the F1-maximising threshold of the answer score (``1 - P(entailment)`` of the claim that
 decided, highest over the claims) on the sample's three tasks together. An answer is flagged when a claim scores at
 least that, i.e. when a claim's P(entailment) is below ``1 - threshold``: that is the card's entailment threshold
