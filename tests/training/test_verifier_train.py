@@ -222,3 +222,19 @@ def test_resume_continues_where_the_run_stopped(toy, tmp_path):
     assert card["status"] == "complete" and card["steps"] == 10 and len(card["sessions"]) == 2
     a, b = load_file(str(whole / "model.safetensors")), load_file(str(parts / "model.safetensors"))
     assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)  # the same as uninterrupted
+
+
+def test_a_verifier_run_can_be_the_base_of_another(toy, tmp_path):
+    """A run folder as ``--base`` gives its encoder (the next run starts from it), not its 3-way head."""
+    from safetensors.torch import load_file
+
+    first = tmp_path / "first"
+    assert _train(toy, first, "--steps", "4", "--minutes", "1") == 0
+    from rt4chart_training.verifier import train
+
+    second = tmp_path / "second"
+    assert train.main(["--pairs", str(toy), "--base", str(first), "--layers", "2", "--max-length", "40", "--batch", "8",
+                       "--threads", "1", "--steps", "1", "--lr", "1e-12", "--minutes", "1", "--out", str(second)]) == 0
+    a, b = load_file(str(first / "model.safetensors")), load_file(str(second / "model.safetensors"))
+    key = "bert.embeddings.word_embeddings.weight"
+    assert np.allclose(a[key].numpy(), b[key].numpy(), atol=1e-6)  # the encoder came from the first run

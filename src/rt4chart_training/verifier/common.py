@@ -160,15 +160,16 @@ def base_config(base: Path, layers: int) -> dict:
 
 def load_base_weights(model: Any, base: Path) -> None:
     """Load the base folder's ``model.safetensors`` into ``model.bert``: the encoder's layers beyond the model's
-    are dropped (a shallower verifier starts from the bottom layers), the base's pooler is not used."""
+    are dropped (a shallower verifier starts from the bottom layers), the base's pooler is not used, and a verifier
+    run folder as the base gives its encoder, not its 3-way head."""
     from safetensors.torch import load_file
 
     layers = model.bert.config.num_hidden_layers
     state = {}
     for key, value in load_file(str(Path(base) / "model.safetensors")).items():
         key = key.removeprefix("bert.")
-        if key.endswith("position_ids") or key.startswith("pooler."):
-            continue  # a buffer (older checkpoints stored it) and a head the cross-encoder does not use
+        if key.endswith("position_ids") or key.startswith(("pooler.", "head.")):
+            continue  # a buffer (older checkpoints stored it), and heads: a verifier run's base gives its encoder only
         if key.startswith("encoder.layer.") and int(key.split(".")[2]) >= layers:
             continue
         state[key] = value.float()
