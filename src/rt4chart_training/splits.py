@@ -57,10 +57,9 @@ def shipped_card(directory: Optional[Path] = None) -> dict:
 
 
 def validation_records() -> list:
-    """The RAGTruth train answers of the shipped models' validation slice (seed and fraction from their card)."""
+    """The RAGTruth train answers of the validation slice (``validation_groups``)."""
     from rt4chart.eval.datasets import load_ragtruth
 
-    card = shipped_card()
     records = load_ragtruth("train", data_dir=data_dir())
-    fold_of = split_groups([r.group for r in records], card["seed"], card["val_frac"], 1)
-    return [r for r in records if fold_of[r.group] < 0]
+    held = validation_groups([r.group for r in records])
+    return [r for r in records if r.group in held]

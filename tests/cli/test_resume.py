@@ -93,13 +93,19 @@ def _complete(path: Path) -> bytes:
     return data[: data.rfind(b"\n") + 1]
 
 
-def test_resume_keeps_error_rows_and_retry_errors_replaces_them(tmp_path):
-    records = _flaky_records(70)
+def _flaky_audit(tmp_path: Path, records: list, concurrency: int) -> tuple[Path, Path, list[str]]:
+    """The input file of ``records``, the output path, and the ``rt4chart audit`` command through the driver."""
     src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     _write(src, records)
     driver = tmp_path / "driver.py"
     driver.write_text(DRIVER)
-    cmd = [sys.executable, str(driver), "audit", str(src), "-o", str(out), "-q", "--concurrency", "2"]
+    return src, out, [sys.executable, str(driver), "audit", str(src), "-o", str(out), "-q", "--concurrency",
+                      str(concurrency)]
+
+
+def test_resume_keeps_error_rows_and_retry_errors_replaces_them(tmp_path):
+    records = _flaky_records(70)
+    src, out, cmd = _flaky_audit(tmp_path, records, concurrency=2)
     flaky = _env(FLAKY="1", FLAKY_DELAY="0.03")
 
     proc = subprocess.Popen(cmd, env=flaky, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -138,11 +144,7 @@ def test_resume_keeps_error_rows_and_retry_errors_replaces_them(tmp_path):
 
 def test_a_kill_during_retry_leaves_the_old_file(tmp_path):
     records = _flaky_records(42)
-    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
-    _write(src, records)
-    driver = tmp_path / "driver.py"
-    driver.write_text(DRIVER)
-    cmd = [sys.executable, str(driver), "audit", str(src), "-o", str(out), "-q", "--concurrency", "1"]
+    src, out, cmd = _flaky_audit(tmp_path, records, concurrency=1)
     res = subprocess.run(cmd, env=_env(FLAKY="1", FLAKY_DELAY="0"), capture_output=True, timeout=120)
     assert res.returncode == 1, res.stderr
     old = out.read_bytes()

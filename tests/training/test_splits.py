@@ -25,3 +25,10 @@ def test_groups_split_into_a_seeded_validation_slice_and_folds():
     # the validation slice is the same whatever the number of folds (the experiments pass 1)
     one = split_groups(groups, seed=13, val_frac=0.08, folds=1)
     assert {g for g, f in one.items() if f < 0} == {g for g, f in fold_of.items() if f < 0}
+
+
+def test_the_validation_slice_is_the_one_the_shipped_local_judge_held_out():
+    from rt4chart_training.splits import VALIDATION_FRAC, VALIDATION_SEED, shipped_card
+
+    card = shipped_card()
+    assert (card["seed"], card["val_frac"]) == (VALIDATION_SEED, VALIDATION_FRAC)

@@ -49,7 +49,7 @@ from rt4chart.eval.datasets import TASKS, EvalRecord, load_ragtruth
 from rt4chart.eval.metrics import (answer_counts, answer_prf, auroc, auroc_weighted, bootstrap_weights,
                                    percentile_interval, prf_weighted)
 
-from ..splits import data_dir, shipped_card, split_groups
+from ..splits import data_dir, validation_groups
 
 POOLS = ("all", "local-validation")
 
@@ -70,11 +70,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def local_validation_groups() -> set[str]:
-    """The RAGTruth train groups the shipped local judge held out of its training (its card's seed, val_frac)."""
-    card = shipped_card()
+    """The RAGTruth train groups of the validation slice (``splits.validation_groups``), which the local judge and
+    the verifier's build held out of their training."""
     records = load_ragtruth("train", data_dir=data_dir())
-    fold_of = split_groups([r.group for r in records], card["seed"], card["val_frac"], 1)
-    return {g for g, fold in fold_of.items() if fold < 0}
+    return set(validation_groups([r.group for r in records]))
 
 
 def sample_records(records: Sequence[EvalRecord], per_task: int, seed: int,
