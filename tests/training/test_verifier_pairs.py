@@ -44,6 +44,14 @@ def _gen(name: str, sentence: str, premise: str | None = None, other: tuple[str,
     ("clause", "The hotel was renovated in 2010, and the pool is heated all year.", None),
     ("clause", "The committee approved the plan, citing its low cost.", "The committee approved the plan."),
     ("parenthetical", "The tower (built in 1889) is made of iron.", "The tower is made of iron."),
+    ("binary_antonym", "The border crossing was closed for a week.", "The border crossing was open for a week."),
+    ("negated_antonym", "The border crossing was closed for a week.", "The border crossing was not open for a week."),
+    ("passive", "Barcelona defeated Real Madrid in the final on Sunday.",
+     "Real Madrid was defeated by Barcelona in the final on Sunday."),
+    ("passive_swap", "Barcelona defeated Real Madrid in the final on Sunday.",
+     "Barcelona was defeated by Real Madrid in the final on Sunday."),
+    ("adverb_drop", "Sales rose sharply during the final quarter.", "Sales rose during the final quarter."),
+    ("number_words", "The team won 9 of its last games.", "The team won nine of its last games."),
 ])
 def test_each_generator_edits_as_it_says(name, sentence, expected):
     label, hypothesis = _gen(name, sentence)
@@ -56,8 +64,10 @@ def test_each_generator_edits_as_it_says(name, sentence, expected):
 
 def test_the_labels_of_the_generators():
     assert {n for n, (lab, _) in GENERATORS.items() if lab == "contradiction"} == {
-        "quantifier", "negation", "antonym", "role_swap", "wrong_entity", "number", "temporal"}
-    assert {n for n, (lab, _) in GENERATORS.items() if lab == "entailment"} == {"copy", "clause", "parenthetical"}
+        "quantifier", "negation", "antonym", "role_swap", "wrong_entity", "number", "temporal", "lexical_negation",
+        "binary_antonym", "passive_swap"}
+    assert {n for n, (lab, _) in GENERATORS.items() if lab == "entailment"} == {
+        "copy", "clause", "parenthetical", "negated_antonym", "managed", "passive", "adverb_drop", "number_words"}
     assert {n for n, (lab, _) in GENERATORS.items() if lab == "neutral"} == {"other_sentence", "added_clause"}
 
 
@@ -65,6 +75,20 @@ def test_only_x_becomes_all_or_not_only():
     seen = {_gen("quantifier", "The offer is available to only new users of the app.", seed=s)[1] for s in range(20)}
     assert seen == {"The offer is available to all users of the app.",
                     "The offer is available to not only new users of the app."}
+
+
+def test_lexical_negation_negates_a_simple_past_without_not_either_way():
+    sentence = "The spokesman commented on the report yesterday."
+    made = {str(_gen("lexical_negation", sentence, seed=seed)[1]) for seed in range(12)}
+    forward = {m for m in made if not m.startswith("(")}
+    assert forward and forward <= {"The spokesman failed to comment on the report yesterday.",
+                                   "The spokesman refused to comment on the report yesterday.",
+                                   "The spokesman declined to comment on the report yesterday."}
+    backward = [_gen("lexical_negation", sentence, seed=seed)[1] for seed in range(12)]
+    backward = [b for b in backward if isinstance(b, tuple)]
+    assert backward and all(h == sentence and p.endswith("to comment on the report yesterday.") for p, h in backward)
+    assert _gen("managed", sentence)[1] in ("The spokesman managed to comment on the report yesterday.",
+                                            "The spokesman went on to comment on the report yesterday.")
 
 
 def test_number_change_gives_a_number_the_premise_lacks():
@@ -111,6 +135,16 @@ def test_neutral_generators_bring_content_from_another_document():
     ("parenthetical", "The museum opened in 1921 near the river."),
     ("other_sentence", "The museum opened in 1921 near the river."),  # no other document
     ("added_clause", "The museum opened in 1921 near the river."),
+    ("lexical_negation", "The museum did not open in 1921 near the river."),  # negated already
+    ("lexical_negation", "They were glad to see the video released at last."),  # no simple past after a subject
+    ("managed", "The museum was opened in 1921 near the river."),  # a passive
+    ("binary_antonym", "The museum was built in 1921 near the river."),
+    ("negated_antonym", "The museum was not open in 1921 near the river."),
+    ("passive", "Cruz argued Thursday that the party must change."),  # a day is no name
+    ("passive_swap", "The museum opened in 1921 near the river."),
+    ("adverb_drop", "The museum only opened in 1921 near the river."),  # "only" carries what it says
+    ("number_words", "The museum opens at 9 a.m. near the river."),  # a time
+    ("number_words", "The museum opened in 1921 near the river."),
 ])
 def test_a_generator_that_cannot_apply_returns_nothing(name, sentence):
     assert _gen(name, sentence)[1] is None
@@ -143,10 +177,11 @@ def test_synthetic_pairs_are_seeded_capped_and_grouped_by_context():
         name = p.source.split("/", 1)[1]
         assert p.source.startswith("synthetic/") and p.label == GENERATORS[name][0]
         assert p.group in {r.group for r in records}
-        assert any(s in p.premise for s in contexts[[r.group for r in records].index(p.group)].split(". ")[:3])
+        sentences = contexts[[r.group for r in records].index(p.group)].split(". ")[:3]
+        assert any(s in p.premise or s in p.hypothesis for s in sentences)
     assert counts and max(counts.values()) <= 2
     assert not synthetic.synthetic_pairs(records, seed=3, caps={})
-    assert synthetic.default_caps(900)["negation"] == 900 // 7 and synthetic.default_caps(900)["copy"] == 300
+    assert synthetic.default_caps(900)["negation"] == 900 // 10 and synthetic.default_caps(900)["copy"] == 900 // 8
 
 
 # ---- RAGTruth gold-span labels ---------------------------------------------------------------------------------
@@ -248,7 +283,7 @@ def test_nli_pairs_hold_out_snli_test_and_keep_to_train_licensed_sets(nli_folder
     assert edited >= 3 and out.dropped["heldout_hypothesis"] == edited
     assert {p.source.split("/")[0] for p in out.train} <= set(nli.TRAIN_SETS)
     assert not any("sick" in p.source or p.premise == "Eval only." for p in out.train)
-    assert {p.weight for p in out.train if p.source.startswith("breaking_nli")} == {0.2}
+    assert {p.weight for p in out.train if p.source.startswith("breaking_nli")} == {nli.TRAIN_SETS["breaking_nli"][1]}
     assert all(p.group == p.premise for p in out.train)
     assert len(out.train) + sum(out.dropped.values()) == 30 + 5 + 10 + 2 + 1 + 1
 

@@ -18,7 +18,7 @@ import pytest
 
 from rt4chart_training.verifier.common import length_batches, lr_factor
 from rt4chart_training.verifier.evaluate import kind_of, markdown, set_metrics
-from rt4chart_training.verifier.train import Draws, source_caps
+from rt4chart_training.verifier.train import Draws, label_caps, parse_caps, source_caps
 
 WORDS = ("a the man woman dog cat is are not sleeping running eating outside inside red blue big small two three "
          "people some all none car house").split()
@@ -64,6 +64,25 @@ def test_source_caps_take_the_longest_prefix():
     caps = source_caps(["ragtruth/qa", "ragtruth/qa/other-evidence", "snli/dev", "ragtruthx"], 500,
                        {"ragtruth": 100, "ragtruth/qa/other-evidence": 7})
     assert caps == {"ragtruth/qa": 100, "ragtruth/qa/other-evidence": 7, "snli/dev": 500, "ragtruthx": 500}
+
+
+def test_label_caps_cut_one_label_of_a_source():
+    caps = parse_caps(["ragtruth:entailment=30", "ragtruth/qa:entailment=5", "ragtruth=1000"])
+    assert source_caps(["ragtruth/qa", "snli/dev"], None, caps) == {"ragtruth/qa": 1000, "snli/dev": None}
+    assert label_caps(["ragtruth/qa", "ragtruth/summary", "snli/dev"], caps) == {
+        "ragtruth/qa": {"entailment": 5}, "ragtruth/summary": {"entailment": 30}}
+    with pytest.raises(SystemExit):
+        parse_caps(["ragtruth:entailed=3"])
+    weights = np.ones(200)
+    source_of = np.array([0] * 100 + [1] * 100)
+    labels = np.array([0, 1] * 100)  # each source: 50 entailment, 50 contradiction
+    draws = Draws(weights, source_of, [None, 60], np.full(200, 10), 8, seed=2, labels=labels,
+                  label_caps=[{0: 10}, {0: 20}])
+    drawn = [i for b in draws.epoch(0) for i in b]
+    first = [i for i in drawn if i < 100]
+    assert sum(labels[i] == 0 for i in first) == 10 and sum(labels[i] == 1 for i in first) == 50
+    second = [i for i in drawn if i >= 100]
+    assert len(second) == 60 and sum(labels[i] == 0 for i in second) <= 20
 
 
 def test_three_way_metrics_on_hand_made_probabilities():

@@ -29,10 +29,10 @@ TRAIN_SETS: dict[str, tuple[tuple[str, ...], float]] = {
     "snli": (("dev", "test"), 1.0),
     "cad_snli": (("original_train", "original_dev", "original_test", "revised_hypothesis_train",
                   "revised_hypothesis_dev", "revised_hypothesis_test", "revised_premise_train",
-                  "revised_premise_dev", "revised_premise_test"), 1.0),
+                  "revised_premise_dev", "revised_premise_test"), 2.0),  # counterfactual minimal edits: up-weighted
     "conjnli": (("adversarial_train", "dev"), 1.0),
     "fever_nli_dev": (("dev",), 1.0),
-    "breaking_nli": (("test",), 0.2),  # 87 % contradictions, template-made: down-weighted
+    "breaking_nli": (("test",), 0.5),  # 87 % contradictions, template-made word swaps: half weight
 }
 #: SNLI test pairs held out from training, and the seed that picks their premises
 HELDOUT = 2000

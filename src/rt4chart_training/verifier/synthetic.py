@@ -3,9 +3,11 @@
 
 Each generator reads a ``Source`` (the sentence, the premise it is checked against: the sentence with up to two
 neighbours, and the sentences of another document of the same task) and returns the hypothesis, or None when it
-cannot apply. ``GENERATORS`` names each with its label; ``synthetic_pairs`` runs each over a seeded order of the
-prose sentences of the contexts until its cap. The closed word lists are the lexical layer's (``NEGATIONS``,
-``rivals``, ``STOPWORDS``): the edits are the ones the offline rules know, now taught to a model.
+cannot apply; one whose edit belongs in the premise (``lexical_negation``'s "declined to comment" against
+"commented") returns (premise, hypothesis). ``GENERATORS`` names each with its label; ``synthetic_pairs`` runs each
+over a seeded order of the prose sentences of the contexts until its cap. The closed word lists are the lexical
+layer's (``NEGATIONS``, ``rivals``, ``STOPWORDS``) and a few of this module's own (simple pasts, two-way
+adjectives, manner adverbs).
 """
 
 from __future__ import annotations
@@ -274,6 +276,91 @@ def temporal(src: Source, rng: random.Random) -> Optional[str]:
     return _splice(src.sentence, m.start(), m.end(), _cased(_TEMPORAL[m.group().lower()], m.group()))
 
 
+#: verbs in the simple past (regular and irregular) and their base form: what "failed to", "refused to" and
+#: "declined to" negate without a "not"
+_PAST = dict(pair.split(":") for pair in (
+    "accepted:accept agreed:agree approved:approve announced:announce answered:answer attended:attend "
+    "admitted:admit confirmed:confirm completed:complete commented:comment signed:sign reached:reach passed:pass "
+    "paid:pay made:make met:meet found:find gave:give took:take visited:visit joined:join returned:return "
+    "received:receive released:release published:publish reported:report responded:respond played:play "
+    "scored:score finished:finish won:win sold:sell bought:buy built:build opened:open closed:close "
+    "supported:support endorsed:endorse voted:vote attacked:attack arrested:arrest charged:charge "
+    "identified:identify named:name hired:hire fired:fire launched:launch ordered:order allowed:allow "
+    "provided:provide offered:offer paid:pay repaid:repay delivered:deliver contacted:contact told:tell "
+    "explained:explain disclosed:disclose revealed:reveal acknowledged:acknowledge apologized:apologize "
+    "apologised:apologise appeared:appear testified:testify survived:survive recovered:recover showed:show "
+    "called:call helped:help saved:save protected:protect tested:test checked:check included:include "
+    "mentioned:mention wrote:write read:read saw:see heard:hear left:leave arrived:arrive entered:enter "
+    "raised:raise cut:cut ended:end started:start began:begin kept:keep followed:follow used:use").split())
+_PAST_RE = re.compile(r"(?<![A-Za-z'-])(" + "|".join(sorted(map(re.escape, _PAST), key=len, reverse=True))
+                      + r")(?![A-Za-z'-])")
+#: what comes before a simple past that is no simple past ("was named", "had agreed", "to be released")
+_AUX_BEFORE = re.compile(r"\b(?:is|are|was|were|be|been|being|has|have|had|to|will|would|not|never|n't|who|which|"
+                         r"that|the|a|an|and)\s+$", re.IGNORECASE)
+_NEGATIVE_IMPLICATIVES = ("failed to", "refused to", "declined to", "did not")
+
+
+def _simple_past(sentence: str) -> Optional[re.Match]:
+    """The first verb of ``_PAST`` in a plain statement without a negation that stands as a simple past: the main
+    verb after a subject of one to five words, not after an auxiliary, an article or "to"."""
+    if not _states(sentence) or negated(sentence):
+        return None
+    for m in _PAST_RE.finditer(sentence):
+        before = sentence[:m.start()]
+        if 1 <= len(before.split()) <= 5 and not _AUX_BEFORE.search(before) and not re.search(r"[,;:]", before) \
+                and before.split()[0].lower() not in _SUBORDINATORS:
+            return m
+    return None
+
+
+def lexical_negation(src: Source, rng: random.Random):
+    """A simple past said not to have happened without "not": "X signed the deal" -> "X refused to sign the deal"
+    ("failed to", "declined to"). Half the time the other way round: the premise says "X declined to comment" and
+    the hypothesis "X commented". Returns (premise, hypothesis) when the premise is the edited one."""
+    m = _simple_past(src.sentence)
+    if m is None:
+        return None
+    base = _PAST[m.group()]
+    edited = _splice(src.sentence, m.start(), m.end(), f"{rng.choice(_NEGATIVE_IMPLICATIVES[:3])} {base}")
+    if rng.random() < 0.5:
+        return edited
+    return src.premise.replace(src.sentence, edited, 1), src.sentence
+
+
+_BINARY = tuple(tuple(pair.split("/")) for pair in (
+    "alive/dead present/absent available/unavailable able/unable correct/incorrect complete/incomplete "
+    "accurate/inaccurate visible/invisible legal/illegal possible/impossible true/false open/closed "
+    "public/private guilty/innocent successful/unsuccessful allowed/forbidden permitted/prohibited "
+    "required/optional mandatory/voluntary safe/unsafe married/unmarried employed/unemployed "
+    "known/unknown valid/invalid").split())
+_OPPOSITE = {a: b for a, b in _BINARY} | {b: a for a, b in _BINARY}
+_COPULA_ADJ = re.compile(r"\b(is|are|was|were)\s+(" + "|".join(sorted(_OPPOSITE)) + r")\b",
+                         re.IGNORECASE)
+
+
+def binary_antonym(src: Source, rng: random.Random) -> Optional[str]:
+    """A predicate adjective of a two-way pair turned to its opposite: "the road was open" -> "the road was
+    closed", "the treatment is optional" -> "is required"."""
+    if not _states(src.sentence) or negated(src.sentence):
+        return None
+    found = list(_COPULA_ADJ.finditer(src.sentence))
+    if not found:
+        return None
+    m = found[rng.randrange(len(found))]
+    adj = m.group(2)
+    return _splice(src.sentence, m.start(2), m.end(2), _cased(_OPPOSITE[adj.lower()], adj))
+
+
+def passive_swap(src: Source, rng: random.Random) -> Optional[str]:
+    """A sentence "A <verb>ed B ..." turned passive with the roles swapped: "B was <verb>ed by A" said as "A was
+    <verb>ed by B" (the sibling of ``passive``, which keeps the roles)."""
+    found = _active_names(src.sentence)
+    if found is None:
+        return None
+    a, verb, b, rest = found
+    return f"{a} was {verb} by {b[:1].lower() + b[1:] if b.startswith('The ') else b}{rest}"
+
+
 # ---- entailment -------------------------------------------------------------------------------------------------
 
 def copy(src: Source, rng: random.Random) -> Optional[str]:
@@ -308,6 +395,101 @@ def parenthetical(src: Source, rng: random.Random) -> Optional[str]:
     out = _splice(src.sentence, 0, 0, "")
     cut = re.sub(r"\s*\([^()]{1,120}\)", "", out).replace(" ,", ",").replace(" .", ".")
     return cut if cut != out and len(_WORD.findall(cut)) >= 4 else None
+
+
+def negated_antonym(src: Source, rng: random.Random) -> Optional[str]:
+    """A predicate adjective of a two-way pair said as "not" its opposite: "the road was closed" -> "the road was
+    not open" (a negation that does not contradict)."""
+    if not _states(src.sentence) or negated(src.sentence):
+        return None
+    found = list(_COPULA_ADJ.finditer(src.sentence))
+    if not found:
+        return None
+    m = found[rng.randrange(len(found))]
+    adj = m.group(2)
+    return _splice(src.sentence, m.start(2), m.end(2), "not " + _cased(_OPPOSITE[adj.lower()], adj).lower())
+
+
+def managed(src: Source, rng: random.Random) -> Optional[str]:
+    """A simple past said with an implicative that keeps it: "X signed the deal" -> "X managed to sign the deal"
+    ("went on to", "succeeded in" is left out: it changes the verb's form)."""
+    m = _simple_past(src.sentence)
+    if m is None:
+        return None
+    return _splice(src.sentence, m.start(), m.end(), f"{rng.choice(('managed to', 'went on to'))} {_PAST[m.group()]}")
+
+
+_ACTIVE = re.compile(rf"^((?:The )?{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,3}}) ([a-z]+ed) "
+                     rf"((?:the )?{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,3}})(?=[ ,.;])(.*)$")
+
+
+def _active_names(sentence: str) -> Optional[tuple[str, str, str, str]]:
+    """(A, verb, B, rest) of a statement "A <verb>ed B<rest>" whose A and B are names (up to four capitalised words,
+    "The"/"the" before them) and whose verb is a regular simple past (its past participle is the same word)."""
+    if not _states(sentence) or negated(sentence):
+        return None
+    m = _ACTIVE.match(sentence.strip())
+    if m is None:
+        return None
+    a, verb, b, rest = m.groups()
+    words = [w.lower() for w in (a + " " + b).split() if w.lower() != "the"]
+    if a.lower() == b.lower() or any(w in STOPWORDS or w in _SUBORDINATORS or w in MONTHS or w in DAYS
+                                     for w in words):
+        return None
+    rest = rest.rstrip()
+    return a, verb, b[:1].upper() + b[1:], rest if rest.endswith((".", "!")) else rest + "."
+
+
+def passive(src: Source, rng: random.Random) -> Optional[str]:
+    """A sentence "A <verb>ed B ..." said in the passive: "B was <verb>ed by A ..."."""
+    found = _active_names(src.sentence)
+    if found is None:
+        return None
+    a, verb, b, rest = found
+    return f"{b} was {verb} by {a[:1].lower() + a[1:] if a.startswith('The ') else a}{rest}"
+
+
+_ADVERB = re.compile(r"\s+\b([a-z]{4,}ly)\b")
+#: "-ly" words that are no manner adverbs or that carry what the sentence says ("only", "nearly", "allegedly")
+_KEEP_LY = frozenset("only nearly hardly barely scarcely allegedly reportedly supposedly apparently likely unlikely "
+                     "early daily weekly monthly yearly family reply supply apply italy july rely ally belly holy "
+                     "ugly friendly lonely lovely elderly costly deadly silly partly mostly largely mainly "
+                     "merely almost roughly approximately probably possibly presumably seemingly ostensibly "
+                     "partially fully entirely completely wholly totally solely exclusively primarily "
+                     "initially originally formerly previously recently currently nearly certainly "
+                     "definitely never rarely seldom occasionally frequently usually generally normally "
+                     "typically mainly chiefly especially particularly reply assembly anomaly italy "
+                     "monopoly butterfly firefly bully jelly belly rally tally fly holy".split())
+
+
+def adverb_drop(src: Source, rng: random.Random) -> Optional[str]:
+    """A manner adverb dropped: "sales rose sharply" -> "sales rose" (not "only", "nearly", "allegedly", "mostly",
+    frequency or time adverbs: those carry what the sentence says)."""
+    if not _states(src.sentence):
+        return None
+    found = [m for m in _ADVERB.finditer(src.sentence) if m.group(1) not in _KEEP_LY]
+    if not found:
+        return None
+    m = found[rng.randrange(len(found))]
+    out = _splice(src.sentence, m.start(), m.end(), "")
+    return out if len(_WORD.findall(out)) >= 4 else None
+
+
+_SMALL = "zero one two three four five six seven eight nine ten eleven twelve".split()
+_SMALL_DIGIT = re.compile(r"(?<![\d.,:/$£€#-])\b([2-9]|1[0-2])\b(?![\d.,:/%-]\d|\s*%|[\d])")
+
+
+def number_words(src: Source, rng: random.Random) -> Optional[str]:
+    """A small count written in words: "9 people" -> "nine people" (2 to 12, not in a date, time, sum or per
+    cent)."""
+    if not _states(src.sentence):
+        return None
+    found = [m for m in _SMALL_DIGIT.finditer(src.sentence)
+             if not re.match(r"\s*(?:a\.m|p\.m|am\b|pm\b|%|per\s?cent|percent)", src.sentence[m.end():])]
+    if not found:
+        return None
+    m = found[rng.randrange(len(found))]
+    return _splice(src.sentence, m.start(1), m.end(1), _cased(_SMALL[int(m.group(1))], "x"))
 
 
 # ---- neutral ----------------------------------------------------------------------------------------------------
@@ -357,9 +539,17 @@ GENERATORS: dict[str, tuple[str, Callable[[Source, random.Random], Optional[str]
     "wrong_entity": ("contradiction", wrong_entity),
     "number": ("contradiction", number_change),
     "temporal": ("contradiction", temporal),
+    "lexical_negation": ("contradiction", lexical_negation),
+    "binary_antonym": ("contradiction", binary_antonym),
+    "passive_swap": ("contradiction", passive_swap),
     "copy": ("entailment", copy),
     "clause": ("entailment", clause),
     "parenthetical": ("entailment", parenthetical),
+    "negated_antonym": ("entailment", negated_antonym),
+    "managed": ("entailment", managed),
+    "passive": ("entailment", passive),
+    "adverb_drop": ("entailment", adverb_drop),
+    "number_words": ("entailment", number_words),
     "other_sentence": ("neutral", other_sentence),
     "added_clause": ("neutral", added_clause),
 }
@@ -423,9 +613,11 @@ def synthetic_pairs(records: Iterable[EvalRecord], *, seed: int = 0,
             other = same_task[rng.randrange(len(same_task))] if len(same_task) > 1 else g
             other_sentences = prose_of[other] if other != g else ()
             src = Source(texts[i], window(texts, i, rng), other_sentences)
-            hypothesis = generate(src, rng)
-            if hypothesis is None or (label != "entailment" and hypothesis.strip() == texts[i].strip()):
+            made_pair = generate(src, rng)
+            premise, hypothesis = made_pair if isinstance(made_pair, tuple) else (src.premise, made_pair)
+            if hypothesis is None or (label != "entailment" and hypothesis.strip() == texts[i].strip()
+                                      and premise == src.premise):
                 continue
-            out.append(Pair(src.premise, hypothesis, label, f"synthetic/{name}", g))
+            out.append(Pair(premise, hypothesis, label, f"synthetic/{name}", g))
             made += 1
     return out

