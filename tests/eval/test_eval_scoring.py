@@ -10,6 +10,7 @@ import pytest
 from sklearn.metrics import precision_recall_fscore_support, roc_auc_score
 
 from rt4chart.errors import InputError
+from rt4chart.eval import metrics as M
 from rt4chart.eval.datasets import EvalRecord, GoldSpan, group_key
 from rt4chart.eval.runner import baseline_systems, limit_records, score
 from rt4chart.eval.predictions import Prediction, align, prediction_from_result, read_predictions, write_predictions
@@ -98,6 +99,45 @@ def test_evaluate_matches_sklearn_per_scope() -> None:
     assert evaluate(recs, {"sys": preds}, n_boot=200, seed=3) == rep
     assert evaluate(recs, {"sys": preds}, n_boot=200, seed=4)["systems"]["sys"]["answer"]["overall"]["ci"] != \
         sysrep["answer"]["overall"]["ci"]
+
+
+def test_paired_deltas_use_the_same_resamples_for_both_systems() -> None:
+    recs = _records()
+    rng = np.random.default_rng(5)
+    ref, other = [], []
+    for r in recs:
+        s = float(rng.random() * 0.6 + 0.4 * r.hallucinated)
+        t = float(np.clip(s + rng.normal(0, 0.2), 0, 1))
+        ref.append(Prediction(r.id, s > 0.5, s, ((0, 5),) if s > 0.5 else ()))
+        other.append(Prediction(r.id, t > 0.45, t, ((0, 9),) if t > 0.45 else ()))
+    rep = evaluate(recs, {"default": ref, "variant": other}, n_boot=300, seed=2, reference="default")
+    assert "deltas" not in rep["systems"]["default"]
+    deltas = rep["systems"]["variant"]["deltas"]
+    assert set(deltas) == {"overall", "qa", "summary", "data2txt"}
+    for metric, kind, key in (("answer_f1", "answer", "f1"), ("span_recall", "span", "recall")):
+        d, lo, hi = deltas["overall"][metric]
+        assert d == pytest.approx(rep["systems"]["variant"][kind]["overall"][key]
+                                  - rep["systems"]["default"][kind]["overall"][key])
+        assert lo <= d <= hi
+    assert deltas["overall"]["auroc"][0] == pytest.approx(rep["systems"]["variant"]["ranking"]["overall"]["auroc"]
+                                                          - rep["systems"]["default"]["ranking"]["overall"]["auroc"])
+
+    # the interval is that of the per-resample differences (one resample, both systems), recomputed on the generic
+    # index path; unpaired resamples (another seed for the reference) give another, wider interval here
+    y = np.array([r.hallucinated for r in recs])
+    groups = [r.group for r in recs]
+    a_ref, a_var = (M.answer_counts(y, [p.hallucinated for p in ps]) for ps in (ref, other))
+
+    def f1_delta(idx: np.ndarray) -> float:
+        return M.prf_from_counts(*a_var[idx].sum(axis=0)).f1 - M.prf_from_counts(*a_ref[idx].sum(axis=0)).f1
+
+    paired = M.group_bootstrap(f1_delta, groups, n=300, seed=2)
+    assert deltas["overall"]["answer_f1"][1:] == pytest.approx(list(paired), abs=1e-9)
+    w_ref, w_var = M.bootstrap_weights(groups, 300, seed=99), M.bootstrap_weights(groups, 300, seed=2)
+    unpaired = M.percentile_interval(M.prf_weighted(a_var, w_var)["f1"] - M.prf_weighted(a_ref, w_ref)["f1"])
+    assert unpaired[1] - unpaired[0] > paired[1] - paired[0]
+    with pytest.raises(ValueError, match="reference system 'nope'"):
+        evaluate(recs, {"default": ref}, n_boot=10, reference="nope")
 
 
 def test_evaluate_rejects_misaligned_predictions() -> None:

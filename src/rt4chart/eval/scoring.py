@@ -2,7 +2,8 @@
 
 Predictions are read and paired with records by :mod:`rt4chart.eval.predictions`. :func:`evaluate` scores several
 systems on the same records with paired group-bootstrap intervals (the same resamples for every system), per task
-and overall, and returns a plain JSON-ready report; :func:`render_markdown` turns it into tables.
+and overall, optionally with each system's paired deltas against a reference system, and returns a plain JSON-ready
+report; :func:`render_markdown` turns it into tables.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ def evaluate(
     seed: int = 0,
     confidence: float = 0.95,
     notes: Optional[Mapping[str, Mapping[str, Any]]] = None,
+    reference: Optional[str] = None,
 ) -> dict:
     """Score every system (predictions aligned with ``records``) per task and overall.
 
@@ -67,7 +69,13 @@ def evaluate(
     AUROC/AP (systems with scores), per-label analysis and context-evidence grounding (where gold evidence
     exists), each with a ``confidence`` percentile interval from ``n_boot`` resamples of source-context groups.
     The resamples of a scope are drawn once and shared by all systems (paired comparison).
+
+    ``reference`` (a system name): every other system also gets ``deltas`` ``{scope: {metric: [delta, lo, hi]}}``,
+    its metric minus the reference's (``answer_precision`` ... ``span_f1``, ``auroc``, ``ap``), the interval taken
+    over the differences of the same resamples (a paired group bootstrap).
     """
+    if reference is not None and reference not in systems:
+        raise ValueError(f"reference system {reference!r} is not among the systems scored")
     for name, preds in systems.items():
         if len(preds) != len(records):
             raise ValueError(f"system {name!r} has {len(preds)} predictions for {len(records)} records")
@@ -87,8 +95,10 @@ def evaluate(
     scopes = _scopes(records)
     weights = {scope: M.bootstrap_weights([records[i].group for i in idx], n=n_boot, seed=seed)
                for scope, idx in scopes}
+    draws: dict[str, dict[str, dict[str, tuple[float, np.ndarray]]]] = {}  # system -> scope -> metric -> values
     for name, preds in systems.items():
         out: dict[str, Any] = {}
+        mine = draws.setdefault(name, {})
         if notes and name in notes:
             out.update(notes[name])
         decided = all(p.hallucinated is not None for p in preds)
@@ -100,18 +110,25 @@ def evaluate(
         answer, span, ranking = {}, {}, {}
         for scope, idx in scopes:
             w = weights[scope]
+            values = mine.setdefault(scope, {})
             if a_counts is not None:
                 res = M.prf_from_counts(*a_counts[idx].sum(axis=0)).as_dict()
                 res["n"] = int(idx.size)
-                res["ci"] = _interval_dict(M.prf_weighted(a_counts[idx], w), confidence)
+                boot = M.prf_weighted(a_counts[idx], w)
+                res["ci"] = _interval_dict(boot, confidence)
                 answer[scope] = res
+                values.update({f"answer_{k}": (res[k], boot[k]) for k in boot})
             if s_counts is not None:
                 res = M.prf_from_counts(*s_counts[idx].sum(axis=0)).as_dict()
-                res["ci"] = _interval_dict(M.prf_weighted(s_counts[idx], w), confidence)
+                boot = M.prf_weighted(s_counts[idx], w)
+                res["ci"] = _interval_dict(boot, confidence)
                 span[scope] = res
+                values.update({f"span_{k}": (res[k], boot[k]) for k in boot})
             if scores is not None:
                 yy, ss = y[idx], scores[idx]
                 boot_auc, boot_ap = M.ranking_weighted(yy, ss, w)
+                values["auroc"] = (M.auroc(yy, ss), boot_auc)
+                values["ap"] = (M.average_precision(yy, ss), boot_ap)
                 ranking[scope] = {
                     "auroc": _nan_to_none(M.auroc(yy, ss)),
                     "ap": _nan_to_none(M.average_precision(yy, ss)),
@@ -126,7 +143,30 @@ def evaluate(
         if any(p.label == "unverified" for p in preds):
             out["unverified"] = sum(p.label == "unverified" for p in preds)
         report["systems"][name] = out
+    if reference is not None:
+        for name in systems:
+            if name != reference:
+                report["systems"][name]["deltas"] = _paired_deltas(draws[name], draws[reference], confidence)
     return report
+
+
+def _paired_deltas(system: Mapping[str, Mapping[str, tuple[float, np.ndarray]]],
+                   reference: Mapping[str, Mapping[str, tuple[float, np.ndarray]]], confidence: float) -> dict:
+    """``{scope: {metric: [delta, lo, hi]}}`` for the metrics both systems have: point minus point, and the
+    percentile interval of the per-resample differences (both systems' values come from the same resamples)."""
+    out: dict[str, dict[str, list[Optional[float]]]] = {}
+    for scope, metrics in system.items():
+        ref = reference.get(scope, {})
+        rows = {}
+        for metric, (point, boot) in metrics.items():
+            if metric not in ref:
+                continue
+            ref_point, ref_boot = ref[metric]
+            lo, hi = M.percentile_interval(boot - ref_boot, confidence)
+            rows[metric] = [_nan_to_none(float(point) - float(ref_point)), _nan_to_none(lo), _nan_to_none(hi)]
+        if rows:
+            out[scope] = rows
+    return out
 
 
 def _label_analysis(records: Sequence[EvalRecord], preds: Sequence[Prediction], spans: bool) -> dict:
