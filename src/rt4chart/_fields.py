@@ -1,5 +1,6 @@
-"""Options shared by the commands: the input fields of those that read records (``audit``, ``triage route``) and
-the judge options of those that audit (``audit``, ``eval run``)."""
+"""Options shared by the commands: the input fields of those that read records (``audit``, ``triage route``), the
+judge options of those that audit (``audit``, ``eval run``, ``eval ablate``) and the cost-estimate options (``audit``,
+``eval ablate``)."""
 
 from __future__ import annotations
 
@@ -86,3 +87,22 @@ def auditor_options(judge_kw: dict[str, Any], env_options: dict[str, Any]) -> di
     if kw.pop("no_tagger", False):
         out["no_tagger"] = True
     return {**env_options, **out, **{k: v for k, v in kw.items() if v is not None}}
+
+
+def estimate_options(f: Any) -> Any:
+    """``--estimate``, ``--tokenizer`` and ``--reasoning-tokens``: estimate the LLM judge's calls, tokens and cost
+    without calling a model (``rt4chart.judges.estimate``, which holds the default assumptions)."""
+    opts = [
+        click.option("--estimate", is_flag=True,
+                     help="estimate the LLM judge's calls, prompt and completion tokens and cost without calling any "
+                     "model (needs --judge llm and --model; writes no audit results)"),
+        click.option("--tokenizer", "tokenizer_file", type=click.Path(dir_okay=False), default=None,
+                     help="--estimate: count tokens with this tokenizers file (a tokenizer.json; default: tiktoken "
+                     "when installed, else characters / 4, as the estimate says)"),
+        click.option("--reasoning-tokens", type=click.IntRange(min=0), default=None,
+                     help="--estimate: tokens assumed for each verdict's reasoning (default: the estimate's "
+                     "documented assumption, printed with it)"),
+    ]
+    for opt in reversed(opts):
+        f = opt(f)
+    return f

@@ -18,7 +18,7 @@ from typing import Any, Optional
 import click
 
 from . import __version__
-from ._fields import auditor_options, field_options, judge_options
+from ._fields import auditor_options, estimate_options, field_options, judge_options
 from .errors import BackendError, ConfigError, InputError, MissingDependencyError, Rt4chartError
 
 EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE = 0, 1, 2
@@ -138,11 +138,14 @@ def _print_summary(summary: Any, console: Any) -> None:
               help="accept this fraction of lowest-risk records with the RAGScope gate, without judging them")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar or summary")
 @judge_options
+@estimate_options
 def audit(input_path: str, output: Optional[str], resume: bool, retry_errors: bool, fmt: Optional[str], fields: Any,
-          gate_accept: Optional[float], quiet: bool, **judge_kw: Any) -> None:
+          gate_accept: Optional[float], quiet: bool, estimate: bool, tokenizer_file: Optional[str],
+          reasoning_tokens: Optional[int], **judge_kw: Any) -> None:
     """Audit every record of INPUT (JSONL, JSON array or CSV; - for stdin) and write one result per record.
 
-    Each record needs id, context (string or list of strings), answer, and optionally question.
+    Each record needs id, context (string or list of strings), answer, and optionally question. With --estimate,
+    print what the LLM judge would spend on them instead (no model is called; -o receives the estimate as JSON).
     """
     from rich.console import Console
 
@@ -151,6 +154,12 @@ def audit(input_path: str, output: Optional[str], resume: bool, retry_errors: bo
     from .io import read_rows, writes_over_input
 
     console = Console(stderr=True)
+    if estimate:
+        _estimate(input_path, output, fmt, fields, judge_kw, tokenizer_file, reasoning_tokens, console,
+                  resume=resume, retry_errors=retry_errors, gate_accept=gate_accept)
+        return
+    if tokenizer_file is not None or reasoning_tokens is not None:
+        raise click.UsageError("--tokenizer and --reasoning-tokens configure --estimate, which is not given")
     if (resume or retry_errors) and not output:
         raise click.UsageError("--resume and --retry-errors need -o/--output")
     if writes_over_input(input_path, output):
@@ -178,6 +187,47 @@ def audit(input_path: str, output: Optional[str], resume: bool, retry_errors: bo
             _print_records(Path(output), console)
         _print_summary(summary, console)
     sys.exit(EXIT_RECORD_ERRORS if summary.errors or summary.previous_errors else EXIT_OK)
+
+
+def _estimate(input_path: str, output: Optional[str], fmt: Optional[str], fields: Any, judge_kw: dict,
+              tokenizer_file: Optional[str], reasoning_tokens: Optional[int], console: Any, *, resume: bool,
+              retry_errors: bool, gate_accept: Optional[float]) -> None:
+    """``audit --estimate``: the LLM judge's calls, tokens and cost on INPUT's valid records, no model called;
+    markdown on stdout, and the estimate as JSON in ``output`` when given."""
+    import json
+
+    from ._console import print_error
+    from .io import checked_rows, read_rows, writes_over_input
+    from .judges.estimate import Assumptions, estimate, render_estimates, token_counter
+    from .judges.llm import llm_env
+
+    given = [flag for flag, value in (("--resume", resume), ("--retry-errors", retry_errors),
+                                      ("--gate-accept", gate_accept is not None)) if value]
+    if given:
+        raise click.UsageError(f"--estimate writes no audit results, so {' and '.join(given)} does not apply")
+    if writes_over_input(input_path, output):
+        raise click.UsageError(f"-o/--output is the input file {input_path}: the estimate would overwrite it")
+    options = auditor_options(judge_kw, llm_env(os.environ))
+    try:
+        rows = list(read_rows(input_path, fmt))
+        records = [rec for _, rec, _ in checked_rows(rows, fields) if not isinstance(rec, InputError)]
+        counter = token_counter(options.get("model") or "", tokenizer_file)
+        assumptions = Assumptions() if reasoning_tokens is None else Assumptions(reasoning_tokens=reasoning_tokens)
+        result = estimate(records, counter=counter, assumptions=assumptions, **options)
+    except (ConfigError, InputError, MissingDependencyError) as exc:
+        print_error(console, exc)
+        sys.exit(EXIT_USAGE)
+    skipped = len(rows) - len(records)
+    setting = (f"{options.get('granularity') or 'per-claim'}, {options.get('decomposition') or 'sentence'} "
+               f"decomposition, W={options['window']}, O={options['overlap']}, global "
+               f"{'on' if options['global_verification'] else 'off'}" + (", prefilter" if options["prefilter"] else ""))
+    title = f"rt4chart audit --estimate: {options.get('model')}, {result.audited} records" + \
+        (f" ({skipped} invalid rows left out)" if skipped else "")
+    click.echo(render_estimates([(setting, result)], title=title))
+    if output:
+        Path(output).write_text(json.dumps({"setting": setting, "invalid_rows": skipped, **result.to_json()},
+                                           indent=2) + "\n", encoding="utf-8")
+        console.print(f"wrote {output}", highlight=False, soft_wrap=True)
 
 
 def _gate_routing(rows: list, fraction: float, fields: Any, console: Any) -> dict[int, tuple[float, bool]]:

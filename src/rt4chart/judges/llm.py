@@ -306,9 +306,16 @@ class LLMDecomposer:
         return ex.reply
 
 
-def build_llm(settings: LLMSettings) -> tuple[LLMJudge, LLMDecomposer]:
-    """The LLM judge and decomposer for ``settings``, sharing one backend (limits and cache are shared)."""
-    backend: ChatBackend = OpenAIBackend(
+def build_llm(settings: LLMSettings, *, backend: Optional[ChatBackend] = None) -> tuple[LLMJudge, LLMDecomposer]:
+    """The LLM judge and decomposer for ``settings``, sharing one backend (limits and cache are shared).
+
+    ``backend`` replaces the one ``settings`` describe, cache included (the cost estimate's, which sends nothing:
+    ``rt4chart.judges.estimate``); the judge and decomposer still take their granularity and mode from ``settings``.
+    """
+    if backend is not None:
+        return (LLMJudge(backend, granularity=settings.granularity),
+                LLMDecomposer(backend, mode=settings.decomposition))
+    backend = OpenAIBackend(
         settings.base_url,
         settings.model,
         api_key=settings.api_key,

@@ -10,12 +10,15 @@ environment variables: the CLI and the server read them at their edge and pass t
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from ..audit.auditor import Auditor
 from ..audit.decompose import Decomposer, RuleDecomposer
 from ..errors import ConfigError
 from .base import Judge
+
+if TYPE_CHECKING:
+    from ..llm.backend import ChatBackend
 
 JUDGES = ("auto", "lexical", "local", "llm", "verifier")
 
@@ -29,13 +32,15 @@ def local_judge_available() -> bool:
     return bool(getattr(local, "is_available", lambda: False)())
 
 
-def make_judge(name: str = "auto", **options: Any) -> tuple[Judge, Optional[Decomposer]]:
+def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
+               **options: Any) -> tuple[Judge, Optional[Decomposer]]:
     """Build ``(judge, decomposer)`` for a judge name; ``decomposer`` is None when the rule decomposer applies.
 
     Options: for ``lexical``: ``support``, ``match``; for ``local``: ``threshold``, ``no_tagger``, ``model_dir`` (a
     models folder written by the training scripts' ``--out-dir``; default: the shipped one); for ``verifier``:
     ``model_dir`` (a folder written by ``python3 -m rt4chart_training.verifier.export``; default: the shipped one);
-    for ``llm``: the fields of ``rt4chart.judges.llm.LLMSettings`` (``base_url``, ``model``, ...).
+    for ``llm``: the fields of ``rt4chart.judges.llm.LLMSettings`` (``base_url``, ``model``, ...), and ``backend``, a
+    ``ChatBackend`` to use instead of the one the settings describe (the cost estimate's, which calls no model).
     """
     if name not in JUDGES:
         raise ConfigError(f"unknown judge {name!r}; choose one of {', '.join(JUDGES)}")
@@ -47,6 +52,8 @@ def make_judge(name: str = "auto", **options: Any) -> tuple[Judge, Optional[Deco
             name = "local"
         else:
             name = "lexical"
+    if backend is not None and name != "llm":
+        raise ConfigError(f"a chat backend is used by the LLM judge only, but the judge here is {name}")
     # an option the chosen judge does not read is a mistake to report, not to ignore
     if name != "local":
         local_only = (("threshold", "--threshold"), ("no_tagger", "--no-tagger"),
@@ -85,7 +92,7 @@ def make_judge(name: str = "auto", **options: Any) -> tuple[Judge, Optional[Deco
 
     known = {f.name for f in dataclasses.fields(LLMSettings)}
     settings = LLMSettings.from_env({}, **{k: v for k, v in llm_options.items() if k in known})
-    return build_llm(settings)
+    return build_llm(settings, backend=backend)
 
 
 def build_auditor(
@@ -107,7 +114,8 @@ def build_auditor(
     ``decomposition``: ``"rule"`` uses the offline rule decomposer with any judge; ``"sentence"`` or
     ``"holistic"`` choose the LLM decomposer (LLM judge only); None is the judge's default. ``judge_options`` go to
     ``make_judge`` (local: ``threshold``, ``no_tagger``, ``model_dir``; verifier: ``model_dir``; LLM: ``base_url``,
-    ``model``, ``api_key``, ``cache``, ``cache_path`` and the other ``LLMSettings`` fields). Raises ``ConfigError``
+    ``model``, ``api_key``, ``cache``, ``cache_path`` and the other ``LLMSettings`` fields, and ``backend``: a
+    ``ChatBackend`` in place of the settings' own). Raises ``ConfigError``
     for an unknown judge, an option the chosen judge does not read, or bad W/O.
     """
     options = {**judge_options, "concurrency": concurrency}

@@ -48,8 +48,27 @@ def price_for(model: str, *, price_in: Optional[float] = None, price_out: Option
             raise ConfigError(f"{name} must be >= 0, got {value!r}")
     if price_in is not None or price_out is not None:
         return Price(input=price_in or 0.0, output=price_out or 0.0)
+    name = _table_entry(model)
+    return PRICES[name] if name is not None else Price()
+
+
+def _table_entry(model: str) -> Optional[str]:
+    """The longest ``PRICES`` entry that ``model`` (without a provider prefix) is or starts with, or None."""
     base = model.rsplit("/", 1)[-1].lower()
     for name in sorted(PRICES, key=len, reverse=True):
         if base == name or base.startswith(name + "-"):
-            return PRICES[name]
-    return Price()
+            return name
+    return None
+
+
+def describe_price(model: str, *, price_in: Optional[float] = None, price_out: Optional[float] = None) -> str:
+    """Where ``price_for``'s price comes from, in words, for reports that show a cost."""
+    price = price_for(model, price_in=price_in, price_out=price_out)
+    rates = f"${price.input:g} / ${price.output:g} per million prompt / completion tokens"
+    if price_in is not None or price_out is not None:
+        return f"{rates} (--price-in/--price-out)"
+    name = _table_entry(model)
+    if name is not None:
+        return (f"{rates}: OpenAI's list price for {name} as of 2025 in rt4chart.llm.pricing, not re-checked; pass "
+                "--price-in/--price-out with your own")
+    return f"no price known for {model!r}: cost 0; pass --price-in/--price-out"

@@ -26,6 +26,8 @@ PROMPT_VERSION = "v2"
 _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 _MARKER = re.compile(r"([<>])\1{2,}")
 _SECTION = re.compile(r"^\[(system|user)\][ \t]*$", re.MULTILINE)
+_BLOCK = re.compile(r"^([A-Z][A-Z ]*):\n<<<\n(.*?)\n?>>>$", re.MULTILINE | re.DOTALL)
+_NUMBERED = re.compile(r"^\[(\d+)\] (.*)$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -101,3 +103,18 @@ def format_numbered(items: Mapping[int, str]) -> str:
     """``[0] first\\n[1] second``: how claims and sentences are listed inside prompts, one line each (a line break
     inside an item is a space), as data (``as_data``)."""
     return "\n".join(f"[{i}] {' '.join(as_data(text).split())}" for i, text in items.items())
+
+
+def data_blocks(text: str) -> dict[str, str]:
+    """The data blocks of a rendered user message by their header: ``{"CLAIM": "...", "CONTEXT CHUNK": "..."}`` for
+    every ``HEADER:`` line followed by a ``<<<`` line, the text, and a ``>>>`` line (the first block of each header).
+    The inverse of how the templates lay out their data, which ``as_data`` keeps unambiguous."""
+    out: dict[str, str] = {}
+    for m in _BLOCK.finditer(text):
+        out.setdefault(m.group(1), m.group(2))
+    return out
+
+
+def parse_numbered(text: str) -> dict[int, str]:
+    """The items of a ``format_numbered`` list: ``{0: "first", 1: "second"}``."""
+    return {int(m.group(1)): m.group(2) for m in _NUMBERED.finditer(text)}
