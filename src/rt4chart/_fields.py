@@ -28,9 +28,15 @@ def field_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return with_fields
 
 
-def judge_options(f: Any) -> Any:
+#: the options of ``judge_options`` that set the audit itself (W, O, global verification, prefilter, LLM granularity
+#: and decomposition): ``eval ablate`` varies them and leaves them out
+AUDIT_SETTINGS = ("window", "overlap", "no_global", "prefilter", "granularity", "decomposition")
+
+
+def judge_options(f: Any, *, audit_settings: bool = True) -> Any:
     """Options that choose and configure a judge; shared by commands that audit. ``auditor_options`` turns the
-    values the command receives into the options of ``rt4chart.judges.registry.build_auditor``."""
+    values the command receives into the options of ``rt4chart.judges.registry.build_auditor``. Without
+    ``audit_settings`` the options named in ``AUDIT_SETTINGS`` are left out."""
     opts = [
         click.option("--judge", "judge_name", type=click.Choice(["auto", "lexical", "local", "llm", "verifier"]),
                      default="auto", show_default=True, help="auto = LLM if --base-url/--model or RT4CHART_BASE_URL "
@@ -63,9 +69,16 @@ def judge_options(f: Any) -> Any:
                      help="local judge: a models folder you trained (the training scripts' --out-dir); verifier: "
                      "a folder of python3 -m rt4chart_training.verifier.export (default: the shipped one)"),
     ]
+    if not audit_settings:
+        opts = [opt for opt in opts if _option_name(opt) not in AUDIT_SETTINGS]
     for opt in reversed(opts):
         f = opt(f)
     return f
+
+
+def _option_name(decorator: Any) -> str:
+    """The parameter name of a ``click.option`` decorator (applied to a throwaway function)."""
+    return decorator(lambda: None).__click_params__[-1].name
 
 
 def auditor_options(judge_kw: dict[str, Any], env_options: dict[str, Any]) -> dict[str, Any]:
