@@ -4,7 +4,8 @@
 from pathlib import Path
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
-ORDER = ["eval", "lexical", "local_judge", "verifier", "gate", "llm", "facets", "server", "consolidation"]
+ORDER = ["eval", "lexical", "local_judge", "verifier", "gate", "llm", "ablation", "facets", "server",
+         "consolidation"]
 
 
 def main() -> None:
