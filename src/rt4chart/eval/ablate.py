@@ -27,7 +27,7 @@ from .runner import results_to_predictions, run
 from .scoring import evaluate
 
 __all__ = ["Setting", "DEFAULT", "DEFAULT_GRID", "VARIANTS", "parse_grid", "parse_variants", "plan",
-           "run_settings", "score_settings", "render_ablation", "check_manifest"]
+           "manifest_of", "check_manifest", "run_settings", "score_settings", "estimate_settings"]
 
 #: the paper's chunking grid (RT4CHART Table 9)
 DEFAULT_GRID = "W=15,25,35;O=5,10"
@@ -206,10 +206,17 @@ def check_manifest(out: Path, manifest: Mapping[str, Any], *, resume: bool) -> N
     path.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
 
 
-def manifest_of(settings: Sequence[Setting], records: Sequence[EvalRecord], **meta: Any) -> dict[str, Any]:
-    """What ``check_manifest`` keeps and compares: ``meta`` (as JSON: paths become strings), the records (count and
-    ``records_digest``) and the settings."""
-    plain = json.loads(json.dumps(meta, default=str))
+#: ``build_auditor`` options that do not change an audit's results (or that a setting sets): not in the manifest
+_TRANSPORT = ("judge", "api_key", "concurrency", "cache", "cache_path", "timeout", "rpm", "window", "overlap",
+              "global_verification", "prefilter", "decomposition", "granularity")
+
+
+def manifest_of(settings: Sequence[Setting], records: Sequence[EvalRecord], options: Mapping[str, Any],
+                **meta: Any) -> dict[str, Any]:
+    """What ``check_manifest`` keeps and compares: ``meta``, the judge's ``build_auditor`` options that change
+    results (as JSON: paths become strings), the records (count and ``records_digest``) and the settings."""
+    judge_options = {k: v for k, v in options.items() if k not in _TRANSPORT}
+    plain = json.loads(json.dumps({**meta, "judge_options": judge_options}, default=str))
     return {**plain, "records": len(records), "record_ids": records_digest(records),
             "settings": [asdict(s) for s in settings]}
 
@@ -297,50 +304,18 @@ def score_settings(records: Sequence[EvalRecord], settings: Sequence[Setting], o
     return report
 
 
-def _f(x: Optional[float], digits: int = 3) -> str:
-    return "—" if x is None else f"{x:.{digits}f}"
+def estimate_settings(records: Sequence[EvalRecord], settings: Sequence[Setting], options: Mapping[str, Any], *,
+                      counter: Any, assumptions: Any, on_setting: Optional[Callable[[Setting], None]] = None
+                      ) -> list[tuple[Setting, Any]]:
+    """Every setting's ``rt4chart.judges.estimate.Estimate`` of the LLM judge on ``records`` (``options``: the
+    judge's ``build_auditor`` options); no model is called."""
+    from ..judges.estimate import estimate
 
-
-def _delta(d: Optional[list]) -> str:
-    if not d or d[0] is None:
-        return "—"
-    ci = "" if d[1] is None else f" [{d[1]:+.3f}, {d[2]:+.3f}]"
-    return f"{d[0]:+.3f}{ci}"
-
-
-def render_ablation(report: Mapping[str, Any], skipped: Sequence[tuple[str, str]], title: str) -> str:
-    """Markdown: one row per setting (overall scope) with answer P/R/F1, span F1, AUROC, their paired deltas
-    against the default, calls and tokens per answer, and the share of answers predicted as by the default."""
-    p = report["paired"]
-    b = report["bootstrap"]
-    lines = [f"### {title}", "",
-             f"{p['scored']} answers ({report['positives']} hallucinated) from {report['groups']} source contexts, the "
-             f"same for every setting" + (f" ({p['left_out']} left out: some setting has no result for them)"
-                                         if p["left_out"] else "") +
-             f". Deltas: setting minus `{p['reference']}`, {b['confidence']:.0%} percentile intervals of the paired "
-             f"differences over {b['resamples']} resamples of source-context groups (seed {b['seed']}).", "",
-             "| setting | W | O | global | answer P / R / F1 | ΔF1 | span F1 | Δspan F1 | AUROC | ΔAUROC | "
-             "calls/answer | tokens/answer (prompt + completion) | wall s/answer | same as default |",
-             "|---|---:|---:|---|---|---|---:|---|---:|---|---:|---:|---:|---:|"]
-    for name, sys_ in report["systems"].items():
-        s = sys_["setting"]
-        a = (sys_.get("answer") or {}).get("overall") or {}
-        sp = (sys_.get("span") or {}).get("overall") or {}
-        rk = (sys_.get("ranking") or {}).get("overall") or {}
-        d = (sys_.get("deltas") or {}).get("overall") or {}
-        u = sys_["usage"]
-        tokens = (u["prompt_tokens_per_answer"] or 0) + (u["completion_tokens_per_answer"] or 0)
-        answer = " / ".join(_f(a.get(k)) for k in ("precision", "recall", "f1")) if a else "—"
-        lines.append(
-            f"| {name} | {s['window']} | {s['overlap']} | {'on' if s['global_verification'] else 'off'} | {answer} | "
-            f"{_delta(d.get('answer_f1'))} | {_f(sp.get('f1'))} | {_delta(d.get('span_f1'))} | {_f(rk.get('auroc'))} | "
-            f"{_delta(d.get('auroc'))} | {_f(u['calls_per_answer'], 1)} | "
-            f"{_f(u['prompt_tokens_per_answer'], 0)} + {_f(u['completion_tokens_per_answer'], 0)} = {tokens:,.0f} | "
-            f"{_f(u['wall_seconds_per_answer'], 3)} | {sys_['same_as_reference']:.1%} |")
-    for name, why in skipped:
-        lines.append(f"- skipped {name}: {why}")
-    failed = {n: len(s["record_errors"]) for n, s in report["systems"].items() if s["record_errors"]}
-    if failed:
-        lines.append("- records that failed (error rows, left out of every setting): "
-                     + ", ".join(f"{n} {k}" for n, k in failed.items()))
-    return "\n".join(lines) + "\n"
+    inputs = [r.to_record() for r in records]
+    rows = []
+    for s in settings:
+        rows.append((s, estimate(inputs, counter=counter, assumptions=assumptions,
+                                 **{**options, **s.auditor_options()})))
+        if on_setting is not None:
+            on_setting(s)
+    return rows

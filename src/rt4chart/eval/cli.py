@@ -15,6 +15,8 @@ import click
 
 from rt4chart.errors import ConfigError, InputError, MissingDependencyError, Rt4chartError
 
+from .ablate import DEFAULT_GRID
+
 EXIT_OK, EXIT_PARTIAL, EXIT_USAGE = 0, 1, 2
 
 
@@ -271,19 +273,14 @@ def _ablate_options(f: Any) -> Any:
     return dataset_options(judge_options(estimate_options(f), audit_settings=False), baselines=False)
 
 
-def _grid_help() -> str:
-    from .ablate import DEFAULT_GRID
-
-    return ("settings grid: W (chunk size), O (overlap) and global (on/off), e.g. "
-            f"\"W=5,10,25,50;O=0,5,10;global=on,off\" (default: the paper's Table 9 grid, {DEFAULT_GRID}); a point "
-            "with O >= W is skipped")
-
-
 @eval_group.command("ablate")
 @_ablate_options
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="output folder (default: runs/ablate-<dataset>-<split>[-<task>]-<judge>)")
-@click.option("--grid", default=None, help=_grid_help())
+@click.option("--grid", default=DEFAULT_GRID, show_default=True,
+              help="settings grid: W (chunk size), O (overlap) and global (on/off), e.g. "
+                   "\"W=5,10,25,50;O=0,5,10;global=on,off\" (default: the paper's Table 9 grid); a point with O >= W "
+                   "is skipped")
 @click.option("--variants", default="no-global,holistic,batched,prefilter", show_default=True,
               help="one-change variants of the default setting, comma-separated (or none): no-global, holistic, "
                    "batched, prefilter; holistic and batched need --judge llm and are skipped otherwise")
@@ -291,7 +288,7 @@ def _grid_help() -> str:
               "are kept)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar and no table on stdout")
 def ablate_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[str], limit: Optional[int],
-               n_boot: int, seed: int, out_dir: Optional[str], grid: Optional[str], variants: str, resume: bool,
+               n_boot: int, seed: int, out_dir: Optional[str], grid: str, variants: str, resume: bool,
                quiet: bool, estimate: bool, tokenizer_file: Optional[str], reasoning_tokens: Optional[int],
                **judge_kw: Any) -> None:
     """Audit a dataset under several settings (W, O, global verification, decomposition, batching, prefilter) and
@@ -300,64 +297,48 @@ def ablate_cmd(dataset: str, split: str, task: Optional[str], data_path: Optiona
     folder per setting, metrics.json and table.md. With --estimate, estimates each setting's LLM calls, tokens and
     cost instead (no model is called; estimate.json and estimate.md)."""
     from .._fields import auditor_options
+    from ..judges.estimate import check_estimable
     from ..judges.llm import llm_env
     from ..judges.registry import build_auditor
-    from .ablate import DEFAULT, DEFAULT_GRID, check_manifest, manifest_of, parse_grid, parse_variants, plan
+    from .ablate import DEFAULT, check_manifest, manifest_of, parse_grid, parse_variants, plan
 
     console = _console()
     if not estimate and (tokenizer_file is not None or reasoning_tokens is not None):
         raise click.UsageError("--tokenizer and --reasoning-tokens configure --estimate, which is not given")
     options = auditor_options(judge_kw, llm_env(os.environ))
     try:
-        parsed = parse_grid(grid if grid is not None else DEFAULT_GRID)
-        chosen = parse_variants(variants)
-        settings, skipped = plan(parsed, chosen, judge="llm")  # checks the grid; planned again for the judge below
+        parsed, chosen = parse_grid(grid), parse_variants(variants)
+        plan(parsed, chosen, judge="llm")  # checks the grid before anything is loaded
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
     judge_name = judge_kw.get("judge_name", "auto")
+    out = Path(out_dir or f"runs/ablate-{dataset}-{split}{'-' + task if task else ''}-{judge_name}")
     try:
-        if estimate:
-            from ..judges.estimate import check_estimable
-
-            check_estimable(options)
-            resolved = "llm"
-        else:
-            default_auditor = build_auditor(**{**options, **DEFAULT.auditor_options()})
-            resolved = default_auditor.judge.name
+        default_auditor = None if estimate and check_estimable(options) else \
+            build_auditor(**{**options, **DEFAULT.auditor_options()})
+        resolved = "llm" if default_auditor is None else default_auditor.judge.name
         settings, skipped = plan(parsed, chosen, judge=resolved)
         records = _load(dataset, split, task, data_path, limit)
+        title = f"ablation: {dataset} {split}" + (f" {task}" if task else "") + f", judge {resolved}"
+        if estimate:
+            _ablate_estimate(records, settings, skipped, options, tokenizer_file, reasoning_tokens, out, title,
+                             console, quiet)
+            return
+        check_manifest(out, manifest_of(settings, records, options, dataset=dataset, split=split, task=task,
+                                        limit=limit, judge=resolved), resume=resume)
     except (ConfigError, InputError, MissingDependencyError) as exc:
-        _fail(console, exc)
-        return
-    out = Path(out_dir or f"runs/ablate-{dataset}-{split}{'-' + task if task else ''}-{judge_name}")
-    title = f"ablation: {dataset} {split}" + (f" {task}" if task else "") + f", judge {resolved}"
-    if estimate:
-        _ablate_estimate(records, settings, skipped, options, tokenizer_file, reasoning_tokens, out, title, console,
-                         quiet)
-        return
-    manifest = manifest_of(settings, records, dataset=dataset, split=split, task=task, limit=limit, judge=resolved,
-                           judge_options={k: v for k, v in options.items() if k not in _TRANSPORT})
-    try:
-        check_manifest(out, manifest, resume=resume)
-    except ConfigError as exc:
         _fail(console, exc)
         return
     _run_ablation(records, settings, skipped, options, default_auditor, out, title, console, n_boot, seed, resume,
                   quiet)
 
 
-#: ``build_auditor`` options that do not change an audit's results: left out of the ablation's manifest
-_TRANSPORT = ("judge", "api_key", "concurrency", "cache", "cache_path", "timeout", "rpm", "window", "overlap",
-              "global_verification", "prefilter")
-
-
 def _run_ablation(records: list, settings: list, skipped: list, options: dict, default_auditor: Any, out: Path,
                   title: str, console: Any, n_boot: int, seed: int, resume: bool, quiet: bool) -> None:
-    import json
-
     from ..errors import BackendError
     from ..judges.registry import build_auditor
-    from .ablate import render_ablation, run_settings, score_settings
+    from .ablate import run_settings, score_settings
+    from .ablate_report import write_report
 
     progress = not quiet and (console.is_terminal or os.environ.get("RT4CHART_PROGRESS") == "1")
 
@@ -378,45 +359,25 @@ def _run_ablation(records: list, settings: list, skipped: list, options: dict, d
     except (ConfigError, InputError) as exc:
         _fail(console, exc)
         return
-    report["meta"] = json.loads((out / "ablation.json").read_text(encoding="utf-8"))
-    report["skipped"] = [{"setting": n, "reason": why} for n, why in skipped]
-    table = render_ablation(report, skipped, title)
-    (out / "metrics.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    (out / "table.md").write_text(table, encoding="utf-8")
+    table = write_report(out, report, skipped, title)
     console.print(f"wrote {out / 'metrics.json'} and {out / 'table.md'}", highlight=False, soft_wrap=True)
     if not quiet:
         click.echo(table)
-    failed = any(s["record_errors"] for s in report["systems"].values())
-    sys.exit(EXIT_PARTIAL if failed else EXIT_OK)
+    sys.exit(EXIT_PARTIAL if any(s["record_errors"] for s in report["systems"].values()) else EXIT_OK)
 
 
 def _ablate_estimate(records: list, settings: list, skipped: list, options: dict, tokenizer_file: Optional[str],
                      reasoning_tokens: Optional[int], out: Path, title: str, console: Any, quiet: bool) -> None:
     """``eval ablate --estimate``: every setting's estimated LLM calls, tokens and cost; no model is called."""
-    import json
+    from ..judges.estimate import Assumptions, token_counter
+    from .ablate import estimate_settings
+    from .ablate_report import write_estimates
 
-    from ..judges.estimate import Assumptions, estimate, render_estimates, token_counter
-
-    try:
-        counter = token_counter(options.get("model") or "", tokenizer_file)
-        assumptions = Assumptions() if reasoning_tokens is None else Assumptions(reasoning_tokens=reasoning_tokens)
-        inputs = [r.to_record() for r in records]
-        rows = []
-        for s in settings:
-            rows.append((s.name, estimate(inputs, counter=counter, assumptions=assumptions,
-                                          **{**options, **s.auditor_options()})))
-            console.print(f"estimated {s.name}", highlight=False, soft_wrap=True)
-    except (ConfigError, InputError, MissingDependencyError) as exc:
-        _fail(console, exc)
-        return
-    table = render_estimates(rows, title=f"{title}: estimate for model {options.get('model')}")
-    table += "".join(f"- skipped {n}: {why}\n" for n, why in skipped)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "estimate.json").write_text(json.dumps(
-        {"records": len(records), "model": options.get("model"),
-         "settings": {name: {"setting": s.auditor_options(), **e.to_json()} for (name, e), s in zip(rows, settings)},
-         "skipped": [{"setting": n, "reason": why} for n, why in skipped]}, indent=2) + "\n", encoding="utf-8")
-    (out / "estimate.md").write_text(table, encoding="utf-8")
+    counter = token_counter(options.get("model") or "", tokenizer_file)
+    assumptions = Assumptions() if reasoning_tokens is None else Assumptions(reasoning_tokens=reasoning_tokens)
+    rows = estimate_settings(records, settings, options, counter=counter, assumptions=assumptions,
+                             on_setting=lambda s: console.print(f"estimated {s.name}", highlight=False))
+    table = write_estimates(out, rows, skipped, records=len(records), model=options.get("model"), title=title)
     console.print(f"wrote {out / 'estimate.json'} and {out / 'estimate.md'}", highlight=False, soft_wrap=True)
     if not quiet:
         click.echo(table)
