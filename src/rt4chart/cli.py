@@ -1,10 +1,10 @@
-"""The ``rt4chart`` command line: ``audit``, ``triage``, ``diagnose``, ``eval``, ``report``, ``serve``.
+"""The ``rt4chart`` command line: ``audit``, ``triage``, ``diagnose``, ``eval``, ``report``, ``diff``, ``serve``.
 
 Subcommands other than ``audit`` live next to their code and are imported only when used, so ``rt4chart audit``
 starts fast and a missing optional extra only affects the command that needs it.
 
 Exit codes: 0 every record audited; 1 some records failed (their error records are in the output);
-2 usage or input error (bad option, unreadable input file).
+2 usage or input error (bad option, unreadable input file); 3 (``diff`` only) a ``--fail-on`` rule tripped.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ _LAZY = {
     "triage": ("rt4chart.eval.ragscope.cli", "triage_group", "RAGScope risk gate: score, route and evaluate"),
     "diagnose": ("rt4chart.facets.cli", "diagnose", "facet-level diagnostics of why an answer failed"),
     "report": ("rt4chart.report.cli", "report", "write a self-contained HTML report of audit results"),
+    "diff": ("rt4chart.diff.cli", "diff", "compare two runs of results; --fail-on gates CI (exit code 3)"),
     "serve": ("rt4chart.server.cli", "serve", "run the HTTP audit service with a web page"),
 }
 
