@@ -1,5 +1,5 @@
-"""Fixtures shared across test folders: the scripted OpenAI-compatible server, a headless Chromium, and small
-synthetic gate data (for the gate's and the RAGScope protocol's tests)."""
+"""Fixtures shared across test folders: the scripted OpenAI-compatible server, a headless Chromium, the real
+RAGTruth data folder, and small synthetic gate data (for the gate's and the RAGScope protocol's tests)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,9 @@ from typing import Any, Callable, Iterator
 import numpy as np
 import pytest
 from fake_openai import FakeOpenAI, Handler  # tests/llm is on pytest's pythonpath (pyproject.toml)
+
+from rt4chart.errors import InputError
+from rt4chart.eval.datasets import data_root
 
 CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
 
@@ -44,6 +47,16 @@ def chromium() -> Iterator[Any]:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def ragtruth_root() -> Path:
+    """The real RAGTruth data folder (``shared/data``, found as the library finds it); skips the test without it."""
+    try:
+        return data_root("ragtruth")
+    except InputError as exc:
+        pytest.skip(f"RAGTruth data not available: {exc}")
+
 
 _WORDS = ("harbor lantern meadow copper violin glacier orchard pepper saddle thunder velvet walnut beacon canyon "
           "falcon garnet hazel island jasper kettle ledger marble nectar oyster quartz raven summit timber").split()

@@ -7,6 +7,11 @@ position for rows without a usable id and for error rows) and appends the rest. 
 ``retry_errors`` audits its record again once the rest is done and rewrites the file with the new lines in their
 places, atomically (a temporary file beside it, fsynced, then ``os.replace``), so a run killed meanwhile leaves
 the file as it was before the retry, never a mix.
+
+``baseline`` (``audit --baseline PREV``) maps ids to the results of an earlier run: a record whose context, question,
+answer and task are those of its earlier result, audited by a judge of the same fingerprint
+(``Auditor.fingerprint``), gets that result's line again, unchanged but for its ``index``; only the other records
+are audited.
 """
 
 from __future__ import annotations
@@ -22,8 +27,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Optional, Union
 
 from .audit.auditor import Auditor
-from .errors import InputError
-from .io import FieldMap, Row, checked_rows
+from .errors import ConfigError, InputError
+from .io import FieldMap, ResultLine, Row, checked_rows, read_results
 from .types import AuditResult, Label, Record, RecordError
 
 
@@ -31,10 +36,12 @@ from .types import AuditResult, Label, Record, RecordError
 class BatchSummary:
     """Counts of one batch run (this run only, plus ``skipped`` rows already present when resuming, of which
     ``previous_errors`` were error rows). ``noted``: results audited with something in their ``errors`` (e.g. a
-    decomposition that fell back to the rule decomposer)."""
+    decomposition that fell back to the rule decomposer). ``reused``: results taken from the baseline (counted in
+    ``ok`` and the labels, not in the usage: they cost nothing this run)."""
 
     records: int = 0
     ok: int = 0
+    reused: int = 0
     errors: int = 0
     noted: int = 0
     skipped: int = 0
@@ -48,7 +55,7 @@ class BatchSummary:
     cost_usd: float = 0.0
     seconds: float = 0.0
 
-    def add(self, item: Union[AuditResult, RecordError]) -> None:
+    def add(self, item: Union[AuditResult, RecordError], *, reused: bool = False) -> None:
         self.records += 1
         if isinstance(item, RecordError):
             self.errors += 1
@@ -59,6 +66,9 @@ class BatchSummary:
         self.answer_labels[item.label.value] += 1
         for claim in item.claims:
             self.claim_labels[claim.label.value] += 1
+        if reused:
+            self.reused += 1
+            return
         self.calls += item.usage.calls
         self.prompt_tokens += item.usage.prompt_tokens
         self.completion_tokens += item.usage.completion_tokens
@@ -82,6 +92,27 @@ def accepted_result(rec: Record, risk: float) -> AuditResult:
         question=rec.question, answer=rec.answer, judge="gate", routed="accepted", risk=risk,
         config={"note": "accepted by the RAGScope gate as low risk; not verified"},
     )
+
+
+#: error kinds of a result's notes that another run may not repeat (a failed LLM call): such results are audited again
+_TRANSIENT = frozenset({"backend", "judge"})
+
+
+def read_baseline(path: Union[str, Path]) -> dict[str, ResultLine]:
+    """The results of an earlier run by id (``io.read_results``, which raises ``InputError`` naming the line of a
+    damaged file); error lines are left out: their records are audited again."""
+    return {str(line.id): line for line in read_results(path) if line.result is not None}
+
+
+def reusable(line: Optional[ResultLine], rec: Record, fingerprint: str) -> bool:
+    """True when ``line`` (an earlier result of ``rec.id``) still holds for ``rec``: the same context, question,
+    answer and task, the same judge fingerprint, and no note of a failed call."""
+    if line is None or line.result is None:
+        return False
+    old = line.result
+    return (old.config.get("judge_fingerprint") == fingerprint and old.id == rec.id and old.context == rec.context
+            and old.question == rec.question and old.answer == rec.answer and old.config.get("task") == rec.task
+            and not any(note.kind in _TRANSIENT for note in old.errors))
 
 
 @dataclass(frozen=True)
@@ -230,6 +261,7 @@ async def run_batch_async(
     fields: FieldMap = FieldMap(),
     on_result: Optional[Callable[[Union[AuditResult, RecordError]], None]] = None,
     routing: Optional[dict[int, tuple[float, bool]]] = None,
+    baseline: Optional[dict[str, ResultLine]] = None,
 ) -> BatchSummary:
     """Audit ``rows`` and write one JSON line per row to ``out_path`` (stdout when None), in input order.
 
@@ -237,7 +269,12 @@ async def run_batch_async(
     (implies ``resume``) then audits the error rows' records again and rewrites ``out_path`` atomically.
     ``routing`` (the gate cascade) maps a row index to ``(risk, accepted)``: accepted rows are not judged; their
     result is ``unverified`` and not hallucinated, with ``routed="accepted"``; the others get ``routed="verified"``.
+    ``baseline`` (``read_baseline``): earlier results by id; a row they still hold for (``reusable``) is written from
+    them, not audited. It needs an auditor with a fingerprint (``build_auditor`` gives one).
     """
+    if baseline is not None and not auditor.fingerprint:
+        raise ConfigError("a baseline needs an auditor with a judge fingerprint (rt4chart.judges.registry."
+                          "build_auditor sets one; Auditor(fingerprint=...) otherwise)")
     summary = BatchSummary()
     started = time.perf_counter()
     path = Path(out_path) if out_path is not None else None
@@ -268,6 +305,14 @@ async def run_batch_async(
                 continue
             order.append(index)
             ids[index] = rid
+            if baseline is not None and isinstance(rec, Record) and reusable(baseline.get(str(rec.id)), rec,
+                                                                               auditor.fingerprint):
+                line = baseline[str(rec.id)]
+                pending[index] = {**line.data, "index": index}
+                summary.add(line.result, reused=True)
+                if on_result is not None:
+                    on_result(line.result)
+                continue
             route = routing.get(index) if routing is not None else None
             if route is not None and route[1] and isinstance(rec, Record):
                 result = accepted_result(rec, route[0])

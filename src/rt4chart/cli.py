@@ -1,10 +1,10 @@
-"""The ``rt4chart`` command line: ``audit``, ``triage``, ``diagnose``, ``eval``, ``report``, ``serve``.
+"""The ``rt4chart`` command line: ``audit``, ``triage``, ``diagnose``, ``eval``, ``report``, ``diff``, ``serve``.
 
 Subcommands other than ``audit`` live next to their code and are imported only when used, so ``rt4chart audit``
 starts fast and a missing optional extra only affects the command that needs it.
 
 Exit codes: 0 every record audited; 1 some records failed (their error records are in the output);
-2 usage or input error (bad option, unreadable input file).
+2 usage or input error (bad option, unreadable input file); 3 (``diff`` only) a ``--fail-on`` rule tripped.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ _LAZY = {
     "triage": ("rt4chart.eval.ragscope.cli", "triage_group", "RAGScope risk gate: score, route and evaluate"),
     "diagnose": ("rt4chart.facets.cli", "diagnose", "facet-level diagnostics of why an answer failed"),
     "report": ("rt4chart.report.cli", "report", "write a self-contained HTML report of audit results"),
+    "diff": ("rt4chart.diff.cli", "diff", "compare two runs of results; --fail-on gates CI (exit code 3)"),
     "serve": ("rt4chart.server.cli", "serve", "run the HTTP audit service with a web page"),
 }
 
@@ -99,13 +100,15 @@ def _print_records(path: Path, console: Any) -> None:
                               f"{escape(ev['text'][:100])}")
 
 
-def _print_summary(summary: Any, console: Any) -> None:
+def _print_summary(summary: Any, console: Any, *, baseline: bool = False) -> None:
     from rich.table import Table
 
     table = Table(title="rt4chart audit", show_header=False)
     table.add_row("records", f"{summary.records}" + (f" (+{summary.skipped} already done)" if summary.skipped else ""))
     ok = max(summary.ok, 1)
-    table.add_row("audited", str(summary.ok))
+    table.add_row("audited", str(summary.ok - summary.reused))
+    if baseline:
+        table.add_row("reused from baseline", str(summary.reused))
     table.add_row("hallucinated", f"{summary.hallucinated} ({summary.hallucinated / ok:.1%})" if summary.ok else "0")
     for label in ("entailed", "contradicted", "baseless", "unverified"):
         table.add_row(f"answers {label}", str(summary.answer_labels.get(label, 0)))
@@ -131,6 +134,9 @@ def _print_summary(summary: Any, console: Any) -> None:
               help="keep the lines already in OUTPUT (error lines too) and append the other records")
 @click.option("--retry-errors", is_flag=True,
               help="--resume, then audit the records of OUTPUT's error lines again and rewrite OUTPUT atomically")
+@click.option("--baseline", type=click.Path(dir_okay=False), default=None, metavar="PREV.jsonl",
+              help="results of an earlier run: records whose context, question, answer and judge configuration "
+              "are unchanged get their PREV result again; only the others are audited")
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "csv"]), default=None,
               help="input format (default: from the extension / content)")
 @field_options
@@ -139,9 +145,9 @@ def _print_summary(summary: Any, console: Any) -> None:
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar or summary")
 @judge_options
 @estimate_options
-def audit(input_path: str, output: Optional[str], resume: bool, retry_errors: bool, fmt: Optional[str], fields: Any,
-          gate_accept: Optional[float], quiet: bool, estimate: bool, tokenizer_file: Optional[str],
-          reasoning_tokens: Optional[int], **judge_kw: Any) -> None:
+def audit(input_path: str, output: Optional[str], resume: bool, retry_errors: bool, baseline: Optional[str],
+          fmt: Optional[str], fields: Any, gate_accept: Optional[float], quiet: bool, estimate: bool,
+          tokenizer_file: Optional[str], reasoning_tokens: Optional[int], **judge_kw: Any) -> None:
     """Audit every record of INPUT (JSONL, JSON array or CSV; - for stdin) and write one result per record.
 
     Each record needs id, context (string or list of strings), answer, and optionally question. With --estimate,
@@ -150,13 +156,13 @@ def audit(input_path: str, output: Optional[str], resume: bool, retry_errors: bo
     from rich.console import Console
 
     from ._console import print_error
-    from .batch import run_batch
+    from .batch import read_baseline, run_batch
     from .io import read_rows, writes_over_input
 
     console = Console(stderr=True)
     if estimate:
         _estimate(input_path, output, fmt, fields, judge_kw, tokenizer_file, reasoning_tokens, console,
-                  resume=resume, retry_errors=retry_errors, gate_accept=gate_accept)
+                  resume=resume, retry_errors=retry_errors, gate_accept=gate_accept, baseline=baseline)
         return
     if tokenizer_file is not None or reasoning_tokens is not None:
         raise click.UsageError("--tokenizer and --reasoning-tokens configure --estimate, which is not given")
@@ -164,9 +170,12 @@ def audit(input_path: str, output: Optional[str], resume: bool, retry_errors: bo
         raise click.UsageError("--resume and --retry-errors need -o/--output")
     if writes_over_input(input_path, output):
         raise click.UsageError(f"-o/--output is the input file {input_path}: the results would overwrite it")
+    if baseline is not None and writes_over_input(baseline, output):
+        raise click.UsageError(f"-o/--output is the baseline {baseline}: write the new results to another file")
     try:
         auditor = build_auditor(**judge_kw)
         rows = list(read_rows(input_path, fmt))
+        previous = read_baseline(baseline) if baseline is not None else None
     except (ConfigError, InputError, MissingDependencyError) as exc:
         print_error(console, exc)
         sys.exit(EXIT_USAGE)
@@ -174,7 +183,7 @@ def audit(input_path: str, output: Optional[str], resume: bool, retry_errors: bo
     routing = _gate_routing(rows, gate_accept, fields, console) if gate_accept is not None else None
     try:
         summary = run_batch(rows, auditor, output, resume=resume, retry_errors=retry_errors, fields=fields,
-                            routing=routing, console=console,
+                            routing=routing, baseline=previous, console=console,
                             progress=not quiet and (console.is_terminal or os.environ.get("RT4CHART_PROGRESS") == "1"))
     except BackendError as exc:  # only configuration errors reach here (bad key, model, endpoint)
         print_error(console, f"the LLM endpoint rejected the request: {exc}")
@@ -185,13 +194,13 @@ def audit(input_path: str, output: Optional[str], resume: bool, retry_errors: bo
     if not quiet:
         if output and 0 < summary.records <= 20:
             _print_records(Path(output), console)
-        _print_summary(summary, console)
+        _print_summary(summary, console, baseline=previous is not None)
     sys.exit(EXIT_RECORD_ERRORS if summary.errors or summary.previous_errors else EXIT_OK)
 
 
 def _estimate(input_path: str, output: Optional[str], fmt: Optional[str], fields: Any, judge_kw: dict,
               tokenizer_file: Optional[str], reasoning_tokens: Optional[int], console: Any, *, resume: bool,
-              retry_errors: bool, gate_accept: Optional[float]) -> None:
+              retry_errors: bool, gate_accept: Optional[float], baseline: Optional[str]) -> None:
     """``audit --estimate``: the LLM judge's calls, tokens and cost on INPUT's valid records, no model called;
     markdown on stdout, and the estimate as JSON in ``output`` when given."""
     import json
@@ -202,7 +211,8 @@ def _estimate(input_path: str, output: Optional[str], fmt: Optional[str], fields
     from .judges.llm import llm_env
 
     given = [flag for flag, value in (("--resume", resume), ("--retry-errors", retry_errors),
-                                      ("--gate-accept", gate_accept is not None)) if value]
+                                      ("--gate-accept", gate_accept is not None), ("--baseline", baseline is not None))
+             if value]
     if given:
         raise click.UsageError(f"--estimate writes no audit results, so {' and '.join(given)} does not apply")
     if writes_over_input(input_path, output):

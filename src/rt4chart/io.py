@@ -4,10 +4,11 @@
 ``Auditor.audit`` all go through it. ``join_context`` is the one place a list context is joined. Readers with a
 record contract of their own share the pieces: facet diagnostics (question required, answer optional) checks its
 fields with ``check_text`` and ``check_context``; the gate's rows and the evaluation datasets take their context
-through ``context_text``.
+through ``context_text``. ``read_results`` reads a results file (what ``rt4chart audit`` writes) back, strictly:
+``audit --baseline`` and ``rt4chart diff`` read it.
 
-Reading never stops at a bad row: each row becomes either a validated record or an ``InputError`` naming the row
-and the field, and the caller writes an error record for it and goes on. Bytes are decoded with
+Reading input records never stops at a bad row: each row becomes either a validated record or an ``InputError``
+naming the row and the field, and the caller writes an error record for it and goes on. Bytes are decoded with
 ``surrogateescape`` so that invalid UTF-8 survives until validation, where it is reported per field.
 """
 
@@ -23,8 +24,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Optional, Sequence, Union
 
+from pydantic import ValidationError
+
 from .errors import InputError
-from .types import Record
+from .types import AuditResult, Record, RecordError
 
 CONTEXT_SEPARATOR = "\n\n"
 
@@ -188,27 +191,36 @@ def detect_format(path: Union[str, Path], text: str) -> str:
     return "csv"
 
 
+def _json_lines(text: str) -> Iterator[tuple[int, Any, Optional[str]]]:
+    """The non-blank lines of a JSONL text: ``(line number, object, None)``, or ``(line number, None, why)`` for a
+    line that is not JSON. The one JSONL line reader of input records and of results files."""
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            yield lineno, json.loads(line), None
+        except json.JSONDecodeError as exc:
+            yield lineno, None, exc.msg
+
+
+def _read_text(path: Union[str, Path]) -> str:
+    text = _open_bytes(path).decode("utf-8", errors="surrogateescape")
+    return text[1:] if text.startswith("\ufeff") else text
+
+
 def read_rows(path: Union[str, Path], fmt: Optional[str] = None) -> Iterator[Row]:
     """Yield every input row, in order; rows that cannot be parsed carry an ``InputError`` instead of data.
 
     A file that cannot be read at all (missing, not JSON where JSON is required) raises ``InputError``.
     """
-    text = _open_bytes(path).decode("utf-8", errors="surrogateescape")
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = _read_text(path)
     fmt = fmt or detect_format(path, text)
     if fmt == "jsonl":
-        index = 0
-        for lineno, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError as exc:
-                yield Row(index, None, InputError(f"line {lineno} is not valid JSON ({exc.msg})", record=f"#{index}"))
+        for index, (lineno, data, problem) in enumerate(_json_lines(text)):
+            if problem is not None:
+                yield Row(index, None, InputError(f"line {lineno} is not valid JSON ({problem})", record=f"#{index}"))
             else:
                 yield Row(index, data)
-            index += 1
     elif fmt == "json":
         try:
             data = json.loads(text)
@@ -224,3 +236,50 @@ def read_rows(path: Union[str, Path], fmt: Optional[str] = None) -> Iterator[Row
             yield Row(index, {k: (v if v != "" else None) for k, v in item.items() if k is not None})
     else:
         raise InputError(f"unknown input format {fmt!r} (use jsonl, json or csv)")
+
+
+@dataclass(frozen=True)
+class ResultLine:
+    """One line of a results file (what ``rt4chart audit`` writes): its line number, the JSON object as read, and
+    the ``AuditResult`` it holds or, for an error line, its ``RecordError``."""
+
+    line: int
+    data: dict
+    result: Optional[AuditResult] = None
+    error: Optional[RecordError] = None
+
+    @property
+    def id(self) -> Any:
+        return self.data.get("id")
+
+
+def read_results(path: Union[str, Path]) -> Iterator[ResultLine]:
+    """Read a results JSONL file strictly, line by line (``-`` reads stdin).
+
+    A line is an audit result (``AuditResult.to_json()`` plus the ``index`` the batch runner adds), or an error line
+    ``{"id", "index", "error": {"field", "message", "kind"}}`` whose ``id`` may be null. Anything else (not JSON, not
+    an object, a result without an id, a field of the wrong type) raises ``InputError`` naming the file, the line
+    and the field: a results file is compared or reused whole, so a damaged one is reported, not skipped."""
+    name = "<stdin>" if str(path) == "-" else str(path)
+    for lineno, data, problem in _json_lines(_read_text(path)):
+        where = f"{name} line {lineno}"
+        if problem is not None:
+            raise InputError(f"is not valid JSON ({problem}); a results file holds one JSON object a line",
+                             record=where)
+        if not isinstance(data, dict):
+            raise InputError(f"must be a JSON object, got {type(data).__name__}", record=where)
+        rid = data.get("id")
+        if rid is not None and (isinstance(rid, bool) or not isinstance(rid, (str, int))):
+            raise InputError(f"must be a string or an integer, got {type(rid).__name__}", record=where, field="id")
+        is_error = "error" in data and "answer" not in data
+        if not is_error and rid is None:
+            raise InputError("is missing (every audit result names its record)", record=where, field="id")
+        try:
+            item = (ResultLine(lineno, data, error=RecordError.model_validate(data["error"])) if is_error else
+                    ResultLine(lineno, data, result=AuditResult.model_validate(
+                        {k: v for k, v in data.items() if k != "index"})))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            field = ".".join(str(part) for part in (("error",) if is_error else ()) + tuple(first["loc"]))
+            raise InputError(first["msg"], record=where, field=field or None) from None
+        yield item

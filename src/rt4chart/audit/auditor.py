@@ -104,6 +104,7 @@ class Auditor:
         global_verification: bool = True,
         prefilter: bool = False,
         concurrency: int = 8,
+        fingerprint: Optional[str] = None,
     ) -> None:
         if concurrency < 1:
             raise ConfigError(f"concurrency must be >= 1, got {concurrency}")
@@ -112,6 +113,10 @@ class Auditor:
         self._fallback = RuleDecomposer()  # used for an answer whose decomposition by ``decomposer`` failed
         self.config = AuditConfig(window, overlap, global_verification, prefilter)
         self.concurrency = concurrency
+        #: a digest of what decides this auditor's verdicts (``rt4chart.judges.registry.judge_fingerprint``), written
+        #: into each result's ``config`` as ``judge_fingerprint``: ``audit --baseline`` reuses a result only when it
+        #: matches. None (an auditor built by hand) writes none, and such results are never reused.
+        self.fingerprint = fingerprint
 
     # -- one record ---------------------------------------------------------------------------------------------
     async def audit(self, record: Union[Record, Mapping[str, Any]], *, index: Optional[int] = None) -> AuditResult:
@@ -136,7 +141,7 @@ class Auditor:
             return AuditResult(
                 id=rec.id, label=Label.UNVERIFIED, hallucinated=False, claims=(), context=context,
                 question=question, answer=answer, judge=self.judge.name,
-                config={**decomposed, **({"task": rec.task} if rec.task else {})},
+                config={**decomposed, **self._stamp(rec)},
                 errors=(*notes,
                         RecordError(kind="audit", message="the decomposer found no claim to check in the answer")),
             )
@@ -169,13 +174,17 @@ class Auditor:
         config = {
             "window": cfg.window, "overlap": cfg.overlap, "global_verification": cfg.global_verification,
             "prefilter": cfg.prefilter, **decomposed, "sentences": len(sentences), "chunks": len(chunks),
+            **self._stamp(rec),
         }
-        if rec.task:
-            config["task"] = rec.task
         return AuditResult(
             id=rec.id, label=label, hallucinated=label.hallucinated, claims=tuple(verdicts), spans=spans,
             context=context, question=question, answer=answer, judge=self.judge.name, config=config, errors=notes,
         )
+
+    def _stamp(self, rec: Record) -> dict[str, Any]:
+        """The config entries every result of ``rec`` carries: its task and the judge fingerprint, when given."""
+        return {**({"task": rec.task} if rec.task else {}),
+                **({"judge_fingerprint": self.fingerprint} if self.fingerprint else {})}
 
     async def _decompose(
         self, answer: str, question: Optional[str]

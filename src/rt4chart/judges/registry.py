@@ -10,9 +10,13 @@ environment variables: the CLI and the server read them at their edge and pass t
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Optional
 
-from ..audit.auditor import Auditor
+from ..audit.auditor import AuditConfig, Auditor
 from ..audit.decompose import Decomposer, RuleDecomposer
 from ..errors import ConfigError
 from .base import Judge
@@ -86,8 +90,6 @@ def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
         from .verifier import VerifierJudge
 
         return VerifierJudge(options.get("model_dir") or None), None
-    import dataclasses
-
     from .llm import LLMSettings, build_llm
 
     known = {f.name for f in dataclasses.fields(LLMSettings)}
@@ -124,5 +126,26 @@ def build_auditor(
     made, decomposer = make_judge(judge, **options)
     if decomposition == "rule":
         decomposer = RuleDecomposer()
+    config = AuditConfig(window, overlap, global_verification, prefilter)
     return Auditor(judge=made, decomposer=decomposer, window=window, overlap=overlap,
-                   global_verification=global_verification, prefilter=prefilter, concurrency=concurrency)
+                   global_verification=global_verification, prefilter=prefilter, concurrency=concurrency,
+                   fingerprint=judge_fingerprint(made, decomposer or RuleDecomposer(), config, options))
+
+
+#: options that change how a judge is reached, paced or paid for, not what it decides: not in the fingerprint
+_NOT_VERDICT = frozenset({"concurrency", "api_key", "rpm", "cache", "cache_path", "price_in", "price_out", "timeout",
+                          "max_attempts", "backoff_base", "backoff_max", "backend"})
+
+
+def judge_fingerprint(judge: Judge, decomposer: Decomposer, config: AuditConfig, options: Mapping[str, Any]) -> str:
+    """A digest of what decides an auditor's verdicts: the judge's name and its ``version`` where it has one (the
+    local judge's model cards, the LLM judge's prompt version), the decomposer, the ``AuditConfig`` (W, O, global
+    verification, prefilter) and every judge option given but those in ``_NOT_VERDICT`` (an LLM's base URL and
+    model, a threshold, ``--no-tagger``, ``--model-dir``, ...). ``audit --baseline`` reuses an earlier result only
+    when its fingerprint is this one. A model folder counts by its path and card versions, not by its bytes."""
+    doc = {
+        "judge": judge.name, "version": getattr(judge, "version", None), "decomposer": decomposer.name,
+        "audit": dataclasses.asdict(config),
+        "options": {k: options[k] for k in sorted(options) if k not in _NOT_VERDICT and options[k] is not None},
+    }
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:16]

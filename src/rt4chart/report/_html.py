@@ -21,9 +21,10 @@ _JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
 
 
 @lru_cache(maxsize=None)
-def asset(name: str) -> str:
-    """Text of a packaged asset (``rt4.css``, ``render.js``, ``report.js``)."""
-    return resources.files("rt4chart.report").joinpath("assets", name).read_text(encoding="utf-8")
+def asset(name: str, package: str = "rt4chart.report") -> str:
+    """Text of a packaged asset in ``package``'s ``assets`` folder (here: ``rt4.css``, ``render.js``,
+    ``report.js``; pages built on this one, like the diff page, keep theirs in their own package)."""
+    return resources.files(package).joinpath("assets", name).read_text(encoding="utf-8")
 
 
 def embed_json(data: Any) -> str:
@@ -38,8 +39,9 @@ def _script(code: str) -> str:
     return f"<script>{code}</script>"
 
 
-def page(title: str, body: str, scripts: Iterable[str], data: Optional[Any] = None) -> str:
-    """A complete HTML document with the shared stylesheet, ``body`` (trusted markup) and inline scripts."""
+def page(title: str, body: str, scripts: Iterable[str], data: Optional[Any] = None, styles: Iterable[str] = ()) -> str:
+    """A complete HTML document with the shared stylesheet (then ``styles``, rules of this page only), ``body``
+    (trusted markup) and inline scripts."""
     data_tag = (f'<script type="application/json" id="rt4-data">{embed_json(data)}</script>'
                 if data is not None else "")
     return "".join([
@@ -48,7 +50,8 @@ def page(title: str, body: str, scripts: Iterable[str], data: Optional[Any] = No
         # Inline styles and scripts only; no fetches anywhere except the page's own origin (the server page).
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
         "script-src 'unsafe-inline'; img-src data:; connect-src 'self'\">",
-        f"<title>{html.escape(title)}</title><style>{asset('rt4.css')}</style></head><body>",
+        f"<title>{html.escape(title)}</title>",
+        *(f"<style>{css}</style>" for css in (asset("rt4.css"), *styles)), "</head><body>",
         body, data_tag, *(_script(s) for s in scripts), "</body></html>\n",
     ])
 
@@ -86,7 +89,12 @@ def write_html(
     results: Iterable[Union[AuditResult, dict]], path: Union[str, Path], **kwargs: Any
 ) -> Path:
     """Write :func:`render_html` to ``path`` (UTF-8) and return the path."""
+    return save_page(render_html(results, **kwargs), path)
+
+
+def save_page(text: str, path: Union[str, Path]) -> Path:
+    """Write a page built by :func:`page` to ``path`` (UTF-8) and return the path."""
     out = Path(path)
     # A lone surrogate can only sit inside a JSON string, where backslashreplace writes it as a valid JSON escape.
-    out.write_bytes(render_html(results, **kwargs).encode("utf-8", "backslashreplace"))
+    out.write_bytes(text.encode("utf-8", "backslashreplace"))
     return out

@@ -138,10 +138,19 @@ class LocalJudge:
             if not 0.0 < value < 1.0:
                 raise ConfigError(f"{name} must be in (0, 1), got {value}")
         self.threshold, self.word_threshold = self._cuts[self.semantic]
+        # the models that label a claim: the trees alone, or the trees with the tagger
+        trees = f"{MODEL_NAME}@{card.get('version', '?')}"
+        self._versions = {False: trees, True: f"{trees}+tagger@{tcard.get('version', '?')}"}
         # one pass at a time: feature building is pure Python (GIL-bound), so passes in parallel only thrash
         self._lock = threading.Lock()
         self._recent = _Recent()
         self._evidence = lru_cache(maxsize=EVIDENCE)(F.FeatureEvidence)
+
+    @property
+    def version(self) -> str:
+        """The models this judge runs, with their card versions ("local_judge@2.x+tagger@1.y"); part of its
+        fingerprint."""
+        return self._versions[self.semantic]
 
     @property
     def card(self) -> dict[str, Any]:
@@ -213,9 +222,7 @@ class LocalJudge:
             return list(entry.judged[semantic])
 
     def _judgments(self, claims: Sequence[Claim], ev: F.FeatureEvidence, scores: Scores) -> list[Judgment]:
-        version = f"{MODEL_NAME}@{self._models.card.get('version', '?')}"
-        if scores.tagged:
-            version += f"+tagger@{self._models.tagger_card.get('version', '?')}"
+        version = self._versions[scores.tagged]
         threshold, word_threshold = self._cuts[scores.tagged]
         out = []
         texts = ev.index.texts

@@ -1,0 +1,158 @@
+"""Audits inside pytest: ``assert_grounded`` and the pytest plugin (entry point ``pytest11``, name ``rt4chart``).
+
+>>> from rt4chart.testing import assert_grounded
+>>> result = assert_grounded("Paris is in France.", "Paris is the capital of France.", judge="lexical")
+>>> result.label.value
+'entailed'
+
+The plugin adds ``--rt4chart-judge NAME`` (a judge name ``rt4chart.judges.registry`` knows; default ``lexical``,
+fast and offline) and a session fixture, ``rt4chart_auditor``: one ``Auditor`` for that judge, built once per test
+session. ``assert_grounded`` without ``judge=`` uses that auditor while the plugin runs, and builds one for
+``lexical`` otherwise. Within a session, a judge named by ``judge=`` is built once too, and the LLM judge reads its
+endpoint from the environment as the command line does (``RT4CHART_BASE_URL``, ``RT4CHART_MODEL``, ...).
+
+An answer is grounded when every claim is entailed by the context. ``max_risk`` relaxes that: the share of claims
+that are not entailed (contradicted, baseless or unverified: a claim the judge could not check is not grounded)
+may be at most ``max_risk``. An answer with no claim to check is never grounded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Coroutine, Iterator, Optional, TypeVar, Union
+
+from .audit.auditor import Auditor
+from .audit.protocols import Judge
+from .errors import ConfigError
+from .judges.registry import JUDGES, build_auditor
+from .llm.settings import llm_env
+from .types import AuditResult, Label
+
+try:
+    import pytest
+except ImportError:  # pragma: no cover - assert_grounded works without pytest; the plugin's fixture needs it
+    pytest = None  # type: ignore[assignment]
+
+__all__ = ["DEFAULT_JUDGE", "assert_grounded", "claim_table", "risk"]
+
+#: the judge of the plugin and of ``assert_grounded`` when none is named: offline, milliseconds per answer
+DEFAULT_JUDGE = "lexical"
+_WIDTH = 70  # characters of a claim or an evidence quote shown in the claim table
+
+
+class _Session:
+    """The plugin's state for one pytest session: the judge named by ``--rt4chart-judge``, the LLM settings read
+    from the environment when the session started (``RT4CHART_BASE_URL``, ``RT4CHART_MODEL``, ``OPENAI_API_KEY``,
+    ``RT4CHART_CACHE_DIR``, as the command line reads them) and an auditor per judge name, built when first used."""
+
+    def __init__(self, judge: str, llm_options: dict[str, Any]) -> None:
+        self.judge = judge
+        self.llm_options = llm_options
+        self._auditors: dict[str, Auditor] = {}
+
+    def auditor(self, name: Optional[str] = None) -> Auditor:
+        name = name or self.judge
+        if name not in self._auditors:
+            self._auditors[name] = build_auditor(name, **self.llm_options)
+        return self._auditors[name]
+
+
+# pytest sessions configured with the plugin, innermost last (pytester runs a session inside a session)
+_sessions: list[_Session] = []
+
+
+def risk(result: AuditResult) -> float:
+    """The share of the answer's claims that are not entailed; 1.0 for an answer with no claim."""
+    if not result.claims:
+        return 1.0
+    return sum(c.label != Label.ENTAILED for c in result.claims) / len(result.claims)
+
+
+def _cut(text: str, width: int = _WIDTH) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[:width - 1] + "\u2026"
+
+
+def claim_table(result: AuditResult) -> str:
+    """The claims of a result as a plain-text table: number, label, claim, then its evidence or the reason."""
+    rows = [("#", "label", "claim", "evidence / reason")]
+    for i, c in enumerate(result.claims, start=1):
+        why = f"\u201c{_cut(c.evidence[0].text, 50)}\u201d" if c.evidence else _cut(c.reason or "", 50)
+        rows.append((str(i), c.label.value, _cut(c.text), why))
+    widths = [max(len(row[k]) for row in rows) for k in range(3)]
+    return "\n".join("  " + "  ".join(cell.ljust(w) for cell, w in zip(row[:3], widths)) + "  " + row[3]
+                     for row in rows).rstrip()
+
+
+def _auditor(judge: Union[str, Judge, Auditor, None]) -> Auditor:
+    if isinstance(judge, Auditor):
+        return judge
+    if judge is None or isinstance(judge, str):
+        return _sessions[-1].auditor(judge) if _sessions else build_auditor(judge or DEFAULT_JUDGE)
+    return Auditor(judge=judge)
+
+
+_T = TypeVar("_T")
+
+
+def _run(coro: Coroutine[Any, Any, _T]) -> _T:
+    """Run ``coro`` to its end from synchronous code, also inside an async test (whose loop runs in this thread:
+    the audit then runs on a loop of its own in a worker thread)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
+def assert_grounded(answer: str, context: Union[str, list[str]], question: Optional[str] = None, *,
+                    judge: Union[str, Judge, Auditor, None] = None, max_risk: float = 0.0) -> AuditResult:
+    """Audit ``answer`` against ``context`` and raise ``AssertionError``, with a table of its claims, unless the
+    answer is grounded: at most ``max_risk`` (0 to 1) of its claims not entailed, and at least one claim.
+
+    ``judge``: a judge name (``lexical``, ``local``, ``llm``, ...), a judge object, an ``Auditor`` (the
+    ``rt4chart_auditor`` fixture), or None for the plugin's ``--rt4chart-judge``. Returns the ``AuditResult``."""
+    __tracebackhide__ = True  # pytest shows the failing test's line, not this helper's frame
+    if not 0.0 <= max_risk <= 1.0:
+        raise ConfigError(f"max_risk must be between 0 and 1, got {max_risk!r}")
+    auditor = _auditor(judge)
+    record = {"id": "assert_grounded", "context": context, "question": question, "answer": answer}
+    result = _run(auditor.audit(record))
+    share = risk(result)
+    if result.claims and share <= max_risk:
+        return result
+    n = len(result.claims)
+    why = ("no claim to check was found in the answer" if not n else
+           f"{sum(c.label != Label.ENTAILED for c in result.claims)} of {n} claims not entailed "
+           f"(risk {share:.2f} > max_risk {max_risk:.2f})")
+    raise AssertionError(f"answer not grounded ({result.label.value}, judge {result.judge}): {why}\n"
+                         f"{claim_table(result)}")
+
+
+# -- the pytest plugin ------------------------------------------------------------------------------------------
+def pytest_addoption(parser: Any) -> None:
+    group = parser.getgroup("rt4chart", "rt4chart hallucination audits")
+    group.addoption("--rt4chart-judge", action="store", default=DEFAULT_JUDGE, choices=JUDGES,
+                    help=f"judge of assert_grounded and the rt4chart_auditor fixture (default: {DEFAULT_JUDGE})")
+
+
+def pytest_configure(config: Any) -> None:
+    # the plugin is an edge, like the command line: the environment is read here, once per session
+    _sessions.append(_Session(config.getoption("rt4chart_judge"), llm_env(os.environ)))
+
+
+def pytest_unconfigure(config: Any) -> None:
+    if _sessions:
+        _sessions.pop()
+
+
+if pytest is not None:
+    @pytest.fixture(scope="session")
+    def rt4chart_auditor() -> Iterator[Auditor]:
+        """One ``Auditor`` for ``--rt4chart-judge``, shared by the tests of a session."""
+        if not _sessions:
+            raise ConfigError("the rt4chart pytest plugin is not configured in this session")
+        yield _sessions[-1].auditor()
