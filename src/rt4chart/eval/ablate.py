@@ -130,13 +130,16 @@ def parse_variants(text: str) -> tuple[str, ...]:
 
 
 def _name(s: Setting) -> str:
+    """How ``s`` differs from the default, e.g. ``W15-O5 no-global``; ``default`` when it does not."""
     parts = []
     if (s.window, s.overlap) != (DEFAULT.window, DEFAULT.overlap):
         parts.append(f"W{s.window}-O{s.overlap}")
     if not s.global_verification:
         parts.append("no-global")
-    parts += [v for v in ("holistic", "batched") if getattr(s, _LLM_ONLY[v]) == ("holistic" if v == "holistic"
-                                                                                  else "batched")]
+    if s.decomposition == "holistic":
+        parts.append("holistic")
+    if s.granularity == "batched":
+        parts.append("batched")
     if s.prefilter:
         parts.append("prefilter")
     return " ".join(parts) or "default"
