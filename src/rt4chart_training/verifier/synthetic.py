@@ -286,7 +286,7 @@ _PAST = dict(pair.split(":") for pair in (
     "scored:score finished:finish won:win sold:sell bought:buy built:build opened:open closed:close "
     "supported:support endorsed:endorse voted:vote attacked:attack arrested:arrest charged:charge "
     "identified:identify named:name hired:hire fired:fire launched:launch ordered:order allowed:allow "
-    "provided:provide offered:offer paid:pay repaid:repay delivered:deliver contacted:contact told:tell "
+    "provided:provide offered:offer repaid:repay delivered:deliver contacted:contact told:tell "
     "explained:explain disclosed:disclose revealed:reveal acknowledged:acknowledge apologized:apologize "
     "apologised:apologise appeared:appear testified:testify survived:survive recovered:recover showed:show "
     "called:call helped:help saved:save protected:protect tested:test checked:check included:include "
@@ -338,15 +338,21 @@ _COPULA_ADJ = re.compile(r"\b(is|are|was|were)\s+(" + "|".join(sorted(_OPPOSITE)
                          re.IGNORECASE)
 
 
-def binary_antonym(src: Source, rng: random.Random) -> Optional[str]:
-    """A predicate adjective of a two-way pair turned to its opposite: "the road was open" -> "the road was
-    closed", "the treatment is optional" -> "is required"."""
+def _predicate_adjective(src: Source, rng: random.Random) -> Optional[re.Match]:
+    """One predicate adjective of a two-way pair ("was closed"; group 2 the adjective), drawn among those of a plain
+    statement without a negation, or None."""
     if not _states(src.sentence) or negated(src.sentence):
         return None
     found = list(_COPULA_ADJ.finditer(src.sentence))
-    if not found:
+    return found[rng.randrange(len(found))] if found else None
+
+
+def binary_antonym(src: Source, rng: random.Random) -> Optional[str]:
+    """A predicate adjective of a two-way pair turned to its opposite: "the road was open" -> "the road was
+    closed", "the treatment is optional" -> "is required"."""
+    m = _predicate_adjective(src, rng)
+    if m is None:
         return None
-    m = found[rng.randrange(len(found))]
     adj = m.group(2)
     return _splice(src.sentence, m.start(2), m.end(2), _cased(_OPPOSITE[adj.lower()], adj))
 
@@ -400,12 +406,9 @@ def parenthetical(src: Source, rng: random.Random) -> Optional[str]:
 def negated_antonym(src: Source, rng: random.Random) -> Optional[str]:
     """A predicate adjective of a two-way pair said as "not" its opposite: "the road was closed" -> "the road was
     not open" (a negation that does not contradict)."""
-    if not _states(src.sentence) or negated(src.sentence):
+    m = _predicate_adjective(src, rng)
+    if m is None:
         return None
-    found = list(_COPULA_ADJ.finditer(src.sentence))
-    if not found:
-        return None
-    m = found[rng.randrange(len(found))]
     adj = m.group(2)
     return _splice(src.sentence, m.start(2), m.end(2), "not " + _cased(_OPPOSITE[adj.lower()], adj).lower())
 
