@@ -208,6 +208,14 @@ def _read_text(path: Union[str, Path]) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
+def json_objects(path: Union[str, Path]) -> Iterator[dict]:
+    """The JSON objects of a JSONL file, in order; lines that are not JSON objects (a killed run's cut last line)
+    are skipped: for readers that count what a results file holds."""
+    for _, obj, _ in _json_lines(_read_text(path)):
+        if isinstance(obj, dict):
+            yield obj
+
+
 def read_rows(path: Union[str, Path], fmt: Optional[str] = None) -> Iterator[Row]:
     """Yield every input row, in order; rows that cannot be parsed carry an ``InputError`` instead of data.
 

@@ -86,18 +86,6 @@ class ScriptedModel:
         return Reply(content=content, usage={"prompt_tokens": prompt, "completion_tokens": self.count(content)})
 
 
-@pytest.fixture
-def ragtruth_root() -> Path:
-    """The real RAGTruth data folder (as ``tests/eval``'s fixture finds it); skips the test without it."""
-    from rt4chart.errors import InputError
-    from rt4chart.eval.datasets import data_root
-
-    try:
-        return data_root("ragtruth")
-    except InputError as exc:
-        pytest.skip(f"RAGTruth data not available: {exc}")
-
-
 def _records(ragtruth_root: Path, n: int) -> list[dict]:
     from rt4chart.eval.datasets import load_ragtruth
     from rt4chart.eval.runner import limit_records

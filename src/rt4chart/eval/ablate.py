@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Optional, Sequence
 
 from ..errors import ConfigError, InputError
+from ..io import json_objects
 from .datasets import EvalRecord
 from .predictions import Prediction, read_predictions
 from .runner import results_to_predictions, run
@@ -248,17 +249,12 @@ def _usage(results: Path, ids: set[str]) -> dict[str, Any]:
     killed before it finished)."""
     totals = {"calls": 0.0, "prompt_tokens": 0.0, "completion_tokens": 0.0, "cost_usd": 0.0, "seconds": 0.0}
     n = 0
-    with open(results, encoding="utf-8", errors="replace") as fh:
-        for line in fh:
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if not isinstance(row, dict) or str(row.get("id")) not in ids or not isinstance(row.get("usage"), dict):
-                continue
-            n += 1
-            for k in totals:
-                totals[k] += float(row["usage"].get(k) or 0)
+    for row in json_objects(results):
+        if str(row.get("id")) not in ids or not isinstance(row.get("usage"), dict):
+            continue
+        n += 1
+        for k in totals:
+            totals[k] += float(row["usage"].get(k) or 0)
     out: dict[str, Any] = {"answers": n, **{f"{k}_per_answer": (v / n if n else None) for k, v in totals.items()}}
     timing = results.parent / "timing.json"
     spent = json.loads(timing.read_text(encoding="utf-8")) if timing.exists() else {}

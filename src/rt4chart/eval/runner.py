@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Optional, Sequence
 
 from rt4chart.errors import InputError
+from rt4chart.io import json_objects
 
 from .baselines import choose_threshold, rougel_risk, uncovered_token_risk
 from .datasets import EvalRecord, load_ragtruth, ragtruth_dir
@@ -190,22 +191,17 @@ def claim_labels(results_path: Path, records: Sequence[EvalRecord]) -> dict:
     found nothing to check in). Rows that are not audit results (error rows) are left out."""
     task_of = {r.id: r.task or "all" for r in records}
     counts: dict[str, dict[str, int]] = {}
-    with open(results_path, encoding="utf-8", errors="replace") as fh:
-        for line in fh:
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if not isinstance(row, dict) or not isinstance(row.get("claims"), list):
-                continue
-            for scope in dict.fromkeys(("all", task_of.get(str(row.get("id")), "all"))):
-                c = counts.setdefault(scope, {"answers": 0, "answers_without_claims": 0, "claims": 0})
-                c["answers"] += 1
-                c["answers_without_claims"] += not row["claims"]
-                for claim in row["claims"]:
-                    label = claim.get("label") if isinstance(claim, dict) else None
-                    c["claims"] += 1
-                    c[str(label)] = c.get(str(label), 0) + 1
+    for row in json_objects(results_path):
+        if not isinstance(row.get("claims"), list):
+            continue
+        for scope in dict.fromkeys(("all", task_of.get(str(row.get("id")), "all"))):
+            c = counts.setdefault(scope, {"answers": 0, "answers_without_claims": 0, "claims": 0})
+            c["answers"] += 1
+            c["answers_without_claims"] += not row["claims"]
+            for claim in row["claims"]:
+                label = claim.get("label") if isinstance(claim, dict) else None
+                c["claims"] += 1
+                c[str(label)] = c.get(str(label), 0) + 1
     for c in counts.values():
         c["unverified_rate"] = round(c.get("unverified", 0) / c["claims"], 4) if c["claims"] else None
     return counts
