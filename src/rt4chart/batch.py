@@ -19,7 +19,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Optional, Union
+from typing import Any, Callable, Container, Iterable, Iterator, Optional, Union
 
 from .audit.auditor import Auditor
 from .errors import InputError
@@ -64,11 +64,24 @@ class BatchSummary:
         self.completion_tokens += item.usage.completion_tokens
         self.cost_usd += item.usage.cost_usd
 
+    def add_line(self, line: dict) -> None:
+        """``add`` for an output line (``result_line``), as the Ray engine's driver receives them."""
+        if "error" in line:
+            self.add(RecordError.model_validate(line["error"]))
+        else:
+            self.add(AuditResult.model_validate({k: v for k, v in line.items() if k != "index"}))
+
 
 def row_key(index: int, rid: Any, *, error: bool = False) -> str:
     """Resume key of an output row: its id for a result, its input position for an error row (an error row may
     carry the id of another row, e.g. a duplicate id)."""
     return f"row:{index}" if error or rid is None or isinstance(rid, bool) else f"id:{rid}"
+
+
+def is_done(index: int, rec: Union[Record, InputError], rid: Any, done: Container[str]) -> bool:
+    """True when the output being resumed already has the line of row ``index`` (``done``: ``completed_keys``).
+    An error row is keyed by position, so a valid record with such a row is done too (until retried)."""
+    return row_key(index, rid, error=isinstance(rec, InputError)) in done or f"row:{index}" in done
 
 
 def error_line(index: int, rid: Any, err: RecordError) -> dict:
@@ -133,13 +146,21 @@ def completed_keys(out_path: Path) -> tuple[set[str], int]:
     return {line.key for line in lines}, sum(line.error for line in lines)
 
 
+def is_parquet_output(output: str) -> bool:
+    """True when ``output`` names a Parquet folder (an existing folder, or a path ending in / or .parquet), which
+    the Ray engine writes; else it is a JSONL file."""
+    return output.endswith(("/", ".parquet")) or Path(output).is_dir()
+
+
 def retry_path(out_path: Path) -> Path:
     """The temporary file a retry writes beside ``out_path`` before it replaces it."""
     return out_path.with_name(out_path.name + ".retry-tmp")
 
 
-def _result_line(index: int, item: Union[AuditResult, RecordError], rid: Any,
-                 routing: Optional[dict[int, tuple[float, bool]]]) -> dict:
+def result_line(index: int, item: Union[AuditResult, RecordError], rid: Any,
+                routing: Optional[dict[int, tuple[float, bool]]] = None) -> dict:
+    """The output line of input row ``index``: its result (with ``index``, and the gate's ``risk`` and ``routed``
+    when ``routing`` routed it) or its error line."""
     if isinstance(item, RecordError):
         return error_line(index, rid, item)
     line = item.to_json()
@@ -203,7 +224,7 @@ async def _retry_errors(
 
             flush()
             async for index, item, _ in auditor.audit_many(iter(retry.items())):
-                out = _result_line(index, item, retry[index].id, routing)
+                out = result_line(index, item, retry[index].id, routing)
                 fresh[index] = (json.dumps(out, ensure_ascii=False) + "\n").encode("utf-8", "surrogateescape")
                 summary.skipped -= 1
                 summary.previous_errors -= 1
@@ -262,8 +283,7 @@ async def run_batch_async(
 
     def todo() -> Iterator[tuple[int, Union[Record, InputError]]]:
         for index, rec, rid in checked_rows(rows, fields):
-            # an error row is keyed by position: a valid record with such a row is done too (until retried)
-            if row_key(index, rid, error=isinstance(rec, InputError)) in done or f"row:{index}" in done:
+            if is_done(index, rec, rid, done):
                 summary.skipped += 1
                 continue
             order.append(index)
@@ -292,7 +312,7 @@ async def run_batch_async(
 
     try:
         async for index, item, rid in auditor.audit_many(todo()):
-            pending[index] = _result_line(index, item, ids.get(index, rid), routing)
+            pending[index] = result_line(index, item, ids.get(index, rid), routing)
             summary.add(item)
             if on_result is not None:
                 on_result(item)
@@ -305,6 +325,23 @@ async def run_batch_async(
         await _retry_errors(rows, auditor, path, fields, summary, on_result, routing)
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+async def audit_lines(rows: Iterable[Row], auditor: Auditor, *, fields: FieldMap = FieldMap(),
+                      done: Container[str] = frozenset(), repeated: Container[int] = frozenset()) -> list[dict]:
+    """The output lines of ``rows`` (the lines ``run_batch_async`` writes), in input order, leaving out the rows
+    ``done`` already holds; for engines that audit rows in parts (the Ray engine, ``audit_frame``). ``repeated``:
+    see ``checked_rows``."""
+    todo: list[tuple[int, Union[Record, InputError]]] = []
+    ids: dict[int, Any] = {}
+    for index, rec, rid in checked_rows(rows, fields, repeated=repeated):
+        if not is_done(index, rec, rid, done):
+            todo.append((index, rec))
+            ids[index] = rid
+    lines: dict[int, dict] = {}
+    async for index, item, rid in auditor.audit_many(iter(todo)):
+        lines[index] = result_line(index, item, ids.get(index, rid))
+    return [lines[index] for index, _ in todo]
 
 
 def run_batch(
