@@ -37,7 +37,7 @@ from pydantic import BaseModel
 from ..audit.decompose import sentence_claims
 from ..errors import BackendError, ConfigError, JudgeError
 from ..llm.ask import Asked, ask
-from ..llm.backend import CachedBackend, ChatBackend, OpenAIBackend
+from ..llm.backend import CachedBackend, ChatBackend, Limiter, OpenAIBackend
 from ..llm.cache import ResponseCache
 from ..llm.pricing import price_for
 from ..llm.schemas import (
@@ -306,8 +306,9 @@ class LLMDecomposer:
         return ex.reply
 
 
-def build_llm(settings: LLMSettings) -> tuple[LLMJudge, LLMDecomposer]:
-    """The LLM judge and decomposer for ``settings``, sharing one backend (limits and cache are shared)."""
+def build_llm(settings: LLMSettings, *, limiter: Optional[Limiter] = None) -> tuple[LLMJudge, LLMDecomposer]:
+    """The LLM judge and decomposer for ``settings``, sharing one backend (limits and cache are shared);
+    ``limiter`` paces requests instead of ``settings.rpm`` in this process (``OpenAIBackend``)."""
     backend: ChatBackend = OpenAIBackend(
         settings.base_url,
         settings.model,
@@ -323,6 +324,7 @@ def build_llm(settings: LLMSettings) -> tuple[LLMJudge, LLMDecomposer]:
         backoff_max=settings.backoff_max,
         structured=settings.structured,
         price=price_for(settings.model, price_in=settings.price_in, price_out=settings.price_out),
+        limiter=limiter,
     )
     if settings.cache:
         backend = CachedBackend(backend, ResponseCache(settings.cache_path))

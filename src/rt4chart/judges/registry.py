@@ -35,7 +35,10 @@ def make_judge(name: str = "auto", **options: Any) -> tuple[Judge, Optional[Deco
     Options: for ``lexical``: ``support``, ``match``; for ``local``: ``threshold``, ``no_tagger``, ``model_dir`` (a
     models folder written by the training scripts' ``--out-dir``; default: the shipped one); for ``verifier``:
     ``model_dir`` (a folder written by ``python3 -m rt4chart_training.verifier.export``; default: the shipped one);
-    for ``llm``: the fields of ``rt4chart.judges.llm.LLMSettings`` (``base_url``, ``model``, ...).
+    for ``llm``: the fields of ``rt4chart.judges.llm.LLMSettings`` (``base_url``, ``model``, ...) and ``limiter``
+    (a request pacer shared with other processes, ``rt4chart.llm.backend.Limiter``; the Ray engine's).
+    ``threads`` sizes the onnxruntime pool of the local judge's tagger and of the verifier (default: the CPU
+    count, at most 4; the Ray engine gives each worker as many as it has CPUs).
     """
     if name not in JUDGES:
         raise ConfigError(f"unknown judge {name!r}; choose one of {', '.join(JUDGES)}")
@@ -69,7 +72,7 @@ def make_judge(name: str = "auto", **options: Any) -> tuple[Judge, Optional[Deco
             raise ConfigError("the trained local judge is not installed in this build; use --judge lexical or llm")
         from .local import LocalJudge  # type: ignore[attr-defined]
 
-        kw: dict[str, Any] = {"semantic": not options.get("no_tagger")}
+        kw: dict[str, Any] = {"semantic": not options.get("no_tagger"), "threads": options.get("threads")}
         if options.get("threshold") is not None:
             kw["threshold"] = options["threshold"]
         if options.get("model_dir"):
@@ -78,14 +81,14 @@ def make_judge(name: str = "auto", **options: Any) -> tuple[Judge, Optional[Deco
     if name == "verifier":
         from .verifier import VerifierJudge
 
-        return VerifierJudge(options.get("model_dir") or None), None
+        return VerifierJudge(options.get("model_dir") or None, threads=options.get("threads")), None
     import dataclasses
 
     from .llm import LLMSettings, build_llm
 
     known = {f.name for f in dataclasses.fields(LLMSettings)}
     settings = LLMSettings.from_env({}, **{k: v for k, v in llm_options.items() if k in known})
-    return build_llm(settings)
+    return build_llm(settings, limiter=options.get("limiter"))
 
 
 def build_auditor(
@@ -118,3 +121,12 @@ def build_auditor(
         decomposer = RuleDecomposer()
     return Auditor(judge=made, decomposer=decomposer, window=window, overlap=overlap,
                    global_verification=global_verification, prefilter=prefilter, concurrency=concurrency)
+
+
+def auditor_for(judge: "str | Judge" = "auto", **options: Any) -> Auditor:
+    """An ``Auditor`` for a judge name (``build_auditor`` with ``options``) or for a Judge object (``Auditor`` with
+    ``options``: ``decomposer``, ``window``, ``overlap``, ``global_verification``, ``prefilter``, ``concurrency``);
+    what ``rt4chart.audit_frame`` and the Ray engine accept as ``judge``."""
+    if isinstance(judge, str):
+        return build_auditor(judge, **options)
+    return Auditor(judge=judge, **options)
