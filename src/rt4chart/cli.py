@@ -125,29 +125,41 @@ def _print_summary(summary: Any, console: Any) -> None:
 
 @main.command()
 @click.argument("input_path", metavar="INPUT", type=str)
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="results JSONL (default: stdout)")
+@click.option("-o", "--output", type=click.Path(), default=None,
+              help="results JSONL (default: stdout); with --engine ray also a Parquet folder (a folder, or a path "
+              "ending in / or .parquet)")
 @click.option("--resume", is_flag=True,
               help="keep the lines already in OUTPUT (error lines too) and append the other records")
 @click.option("--retry-errors", is_flag=True,
               help="--resume, then audit the records of OUTPUT's error lines again and rewrite OUTPUT atomically")
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "csv"]), default=None,
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "csv", "parquet"]), default=None,
               help="input format (default: from the extension / content)")
 @field_options
 @click.option("--gate-accept", type=click.FloatRange(0.0, 1.0, max_open=True), default=None,
               help="accept this fraction of lowest-risk records with the RAGScope gate, without judging them")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar or summary")
+@click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="local = this process; ray = a pool of Ray workers (pip install 'rt4chart[ray]'), on this "
+              "machine or on the cluster at --address")
+@click.option("--address", default=None,
+              help="--engine ray: the Ray cluster to join (auto = the one `ray start` started here or RAY_ADDRESS "
+              "names, HOST:PORT or ray://HOST:PORT; default: start a new one on this machine for this run)")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="--engine ray: the number of workers, each one CPU with its own judge (default: up to the "
+              "cluster's CPUs)")
 @judge_options
 def audit(input_path: str, output: Optional[str], resume: bool, retry_errors: bool, fmt: Optional[str], fields: Any,
-          gate_accept: Optional[float], quiet: bool, **judge_kw: Any) -> None:
-    """Audit every record of INPUT (JSONL, JSON array or CSV; - for stdin) and write one result per record.
+          gate_accept: Optional[float], quiet: bool, engine: str, address: Optional[str], workers: Optional[int],
+          **judge_kw: Any) -> None:
+    """Audit every record of INPUT (JSONL, JSON array, CSV or Parquet; - for stdin) and write one result per
+    record. With --engine ray, INPUT may also be a folder of such files, or a URI that pyarrow reads (s3://...).
 
     Each record needs id, context (string or list of strings), answer, and optionally question.
     """
     from rich.console import Console
 
     from ._console import print_error
-    from .batch import run_batch
+    from .batch import is_parquet_output, run_batch
     from .io import read_rows, writes_over_input
 
     console = Console(stderr=True)
@@ -155,6 +167,13 @@ def audit(input_path: str, output: Optional[str], resume: bool, retry_errors: bo
         raise click.UsageError("--resume and --retry-errors need -o/--output")
     if writes_over_input(input_path, output):
         raise click.UsageError(f"-o/--output is the input file {input_path}: the results would overwrite it")
+    if engine == "ray":
+        return _audit_on_ray(input_path, output, resume, retry_errors, fmt, fields, gate_accept, quiet, address,
+                             workers, judge_kw, console)
+    if address is not None or workers is not None:
+        raise click.UsageError("--address and --workers need --engine ray")
+    if output and is_parquet_output(output):
+        raise click.UsageError(f"-o/--output {output} is a Parquet folder, which only --engine ray writes")
     try:
         auditor = build_auditor(**judge_kw)
         rows = list(read_rows(input_path, fmt))
@@ -178,6 +197,60 @@ def audit(input_path: str, output: Optional[str], resume: bool, retry_errors: bo
             _print_records(Path(output), console)
         _print_summary(summary, console)
     sys.exit(EXIT_RECORD_ERRORS if summary.errors or summary.previous_errors else EXIT_OK)
+
+
+def _audit_on_ray(input_path: str, output: Optional[str], resume: bool, retry_errors: bool, fmt: Optional[str],
+                  fields: Any, gate_accept: Optional[float], quiet: bool, address: Optional[str],
+                  workers: Optional[int], judge_kw: dict, console: Any) -> None:
+    """``audit --engine ray``: the same rows as the local engine, from workers of a Ray cluster; exits."""
+    from ._console import print_error
+    from .batch import is_parquet_output
+    from .judges.llm import llm_env
+
+    if not output:
+        raise click.UsageError("--engine ray needs -o/--output (a JSONL file or a Parquet folder)")
+    if input_path == "-":
+        raise click.UsageError("--engine ray reads files (or folders), not stdin")
+    if retry_errors or gate_accept is not None:
+        raise click.UsageError("--retry-errors and --gate-accept work with --engine local only")
+    # no telemetry (STYLE.md): Ray's usage statistics stay off unless the environment turns them on
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    options = auditor_options(judge_kw, llm_env(os.environ))
+    try:
+        from .ray import audit_files, connect
+
+        connect(address, quiet=quiet)
+        summary = audit_files(input_path, output, fmt=fmt, fields=fields, resume=resume, workers=workers, **options)
+    except Exception as exc:  # Ray wraps what a task raised: an unreadable input file is still a usage error
+        cause = _wrapped(exc, (BackendError, ConfigError, InputError, MissingDependencyError))
+        if cause is None:
+            raise
+        if isinstance(cause, BackendError):  # only configuration errors stop a run (bad key, model, endpoint)
+            print_error(console, f"the LLM endpoint rejected the request: {cause}")
+        else:
+            print_error(console, cause)
+        sys.exit(EXIT_USAGE)
+    if not quiet:
+        if not is_parquet_output(output) and 0 < summary.records <= 20:
+            _print_records(Path(output), console)
+        _print_summary(summary, console)
+    sys.exit(EXIT_RECORD_ERRORS if summary.errors or summary.previous_errors else EXIT_OK)
+
+
+def _wrapped(exc: BaseException, kinds: tuple) -> Optional[BaseException]:
+    """The first exception of one of ``kinds`` in ``exc``'s chain: its causes, contexts and the ``cause`` that Ray's
+    task errors carry."""
+    stack: list[Optional[BaseException]] = [exc]
+    seen: set[int] = set()
+    while stack:
+        item = stack.pop(0)
+        if item is None or id(item) in seen:
+            continue
+        if isinstance(item, kinds):
+            return item
+        seen.add(id(item))
+        stack += [item.__cause__, item.__context__, getattr(item, "cause", None)]
+    return None
 
 
 def _gate_routing(rows: list, fraction: float, fields: Any, console: Any) -> dict[int, tuple[float, bool]]:
