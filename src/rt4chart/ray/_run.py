@@ -14,7 +14,7 @@ import os
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -89,13 +89,15 @@ def audit_files(
     workers: Optional[int] = None,
     batch_size: int = 16,
     rows_per_file: int = 20_000,
+    on_rows: Optional[Callable[[int], None]] = None,
     **audit_options: Any,
 ) -> BatchSummary:
     """Audit the input file or folder ``input_path`` (``read_records``) with ``audit_dataset`` on the connected
     Ray cluster and write one row per input row to ``output``: a JSONL file, or a Parquet folder
     (``is_parquet_output``; at most ``rows_per_file`` rows per file). Returns this run's counts (``skipped`` and
-    ``previous_errors``: rows already in ``output`` when resuming). Raises ``InputError`` for an unreadable input
-    and for a Parquet folder that already holds Parquet files when not resuming (nothing there is deleted)."""
+    ``previous_errors``: rows already in ``output`` when resuming); ``on_rows(n)`` is called after each batch of
+    ``n`` rows is written. Raises ``InputError`` for an unreadable input and for a Parquet folder that already holds
+    Parquet files when not resuming (nothing there is deleted)."""
     started = time.perf_counter()
     summary = BatchSummary()
     parquet = is_parquet_output(output)
@@ -120,6 +122,8 @@ def audit_files(
                 sink.write(batch)
                 for line in batch.column("result").to_pylist():
                     summary.add_line(json.loads(line))
+                if on_rows is not None:
+                    on_rows(batch.num_rows)
         finally:
             sink.close()
     else:
@@ -132,6 +136,8 @@ def audit_files(
                 os.fsync(fh.fileno())
                 for line in lines:
                     summary.add_line(json.loads(line))
+                if on_rows is not None:
+                    on_rows(len(lines))
     summary.skipped = total - summary.records
     summary.seconds = time.perf_counter() - started
     return summary
