@@ -99,3 +99,38 @@ def test_readers_with_their_own_contract_share_the_context_checks():
         with pytest.raises(InputError) as exc:
             check_context(bad, record="r")
         assert exc.value.field == field
+
+
+def test_parquet_input_reads_typed_values_and_a_list_context(tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    from rt4chart.io import read_rows
+
+    rows = [{"id": 1, "context": ["Rome is in Italy.", "Oslo."], "answer": "Rome is in Italy."},
+            {"id": 2, "context": ["Paris."], "answer": None}]
+    pq.write_table(pa.Table.from_pylist(rows), tmp_path / "in.parquet")
+    read = list(read_rows(tmp_path / "in.parquet"))
+    assert [r.data for r in read] == [{**rows[0]}, {**rows[1]}]
+    (tmp_path / "renamed.bin").write_bytes((tmp_path / "in.parquet").read_bytes())  # found by its magic bytes
+    assert [r.data for r in read_rows(tmp_path / "renamed.bin")] == [r.data for r in read]
+    (tmp_path / "bad.parquet").write_bytes(b"PAR1 but not really")
+    with pytest.raises(InputError, match="not a readable Parquet file"):
+        list(read_rows(tmp_path / "bad.parquet"))
+
+
+def test_parse_rows_names_the_source_file_of_a_bad_line():
+    from rt4chart.io import parse_rows
+
+    rows = list(parse_rows(b'{"id": 1}\n{oops\n', "part-2.jsonl", source="part-2.jsonl"))
+    assert rows[1].error is not None and str(rows[1].error).startswith("record '#1': part-2.jsonl line 2 ")
+
+
+def test_repeated_ids_found_elsewhere_are_duplicates_here():
+    from rt4chart.io import record_ids
+
+    rows = [Row(0, {"id": "a", "context": "C.", "answer": "A."}), Row(1, {"id": 7, "context": "C."}),
+            Row(5, {"id": "7", "context": "C.", "answer": "A."}), Row(6, None, InputError("bad"))]
+    assert list(record_ids(rows)) == [(0, "a"), (5, "7")]  # 7 and "7" are one id
+    out = list(checked_rows(rows[2:], repeated={5}))
+    assert isinstance(out[0][1], InputError) and "duplicate id" in str(out[0][1]) and out[0][2] == "7"

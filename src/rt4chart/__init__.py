@@ -6,7 +6,8 @@
     'contradicted'
 
 ``audit`` runs the RT4CHART pipeline (decompose -> local -> global -> AND-join) on one record; ``Auditor`` does the
-same asynchronously for many. Judges are injected (``LexicalJudge``, the LLM judge, the trained offline judge).
+same asynchronously for many; ``audit_frame`` and ``triage_frame`` take a pandas DataFrame, and ``rt4chart.ray``
+a Ray Dataset. Judges are injected (``LexicalJudge``, the LLM judge, the trained offline judge).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Optional, Union
 
+from ._version import __version__
 from .audit.auditor import AuditConfig, Auditor
 from .audit.decompose import Decomposer, RuleDecomposer
 from .audit.joins import and_join, or_join
@@ -27,6 +29,7 @@ from .errors import (
     RelationError,
     Rt4chartError,
 )
+from .frame import audit_frame, triage_frame
 from .judges.base import Judge
 from .judges.lexical import LexicalJudge
 from .text.segment import make_chunks, split_sentences
@@ -44,7 +47,6 @@ from .types import (
     Usage,
 )
 
-__version__ = "0.1.0"
 
 __all__ = [
     "AuditConfig",
@@ -74,10 +76,12 @@ __all__ = [
     "__version__",
     "and_join",
     "audit",
+    "audit_frame",
     "check_relation",
     "make_chunks",
     "or_join",
     "split_sentences",
+    "triage_frame",
 ]
 
 

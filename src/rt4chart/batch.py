@@ -24,11 +24,12 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Optional, Union
+from typing import Any, Callable, Container, Iterable, Iterator, Optional, Union
 
 from .audit.auditor import Auditor
 from .errors import ConfigError, InputError
 from .io import FieldMap, ResultLine, Row, checked_rows, read_results
+from .resume import OutputLine, completed_keys, fsync_dir, retry_path, row_key, scan_output
 from .types import AuditResult, Label, Record, RecordError
 
 
@@ -74,11 +75,18 @@ class BatchSummary:
         self.completion_tokens += item.usage.completion_tokens
         self.cost_usd += item.usage.cost_usd
 
+    def add_line(self, line: dict) -> None:
+        """``add`` for an output line (``result_line``), as the Ray engine's driver receives them."""
+        if "error" in line:
+            self.add(RecordError.model_validate(line["error"]))
+        else:
+            self.add(AuditResult.model_validate({k: v for k, v in line.items() if k != "index"}))
 
-def row_key(index: int, rid: Any, *, error: bool = False) -> str:
-    """Resume key of an output row: its id for a result, its input position for an error row (an error row may
-    carry the id of another row, e.g. a duplicate id)."""
-    return f"row:{index}" if error or rid is None or isinstance(rid, bool) else f"id:{rid}"
+
+def is_done(index: int, rec: Union[Record, InputError], rid: Any, done: Container[str]) -> bool:
+    """True when the output being resumed already has the line of row ``index`` (``done``: ``completed_keys``).
+    An error row is keyed by position, so a valid record with such a row is done too (until retried)."""
+    return row_key(index, rid, error=isinstance(rec, InputError)) in done or f"row:{index}" in done
 
 
 def error_line(index: int, rid: Any, err: RecordError) -> dict:
@@ -115,62 +123,10 @@ def reusable(line: Optional[ResultLine], rec: Record, fingerprint: str) -> bool:
             and not any(note.kind in _TRANSIENT for note in old.errors))
 
 
-@dataclass(frozen=True)
-class _Line:
-    """One complete line of an output file: where it is, the input position it names and its resume key."""
-
-    offset: int
-    length: int  # with its newline
-    index: Any
-    key: str
-    error: bool
-
-
-def _scan(data: bytes) -> tuple[list[_Line], int]:
-    """The complete lines of an output file up to the first torn one (unterminated, not JSON, or not a JSON
-    object), and where that good prefix ends."""
-    lines: list[_Line] = []
-    good_end = pos = 0
-    while pos < len(data):
-        nl = data.find(b"\n", pos)
-        if nl < 0:
-            break
-        raw = data[pos:nl]
-        try:
-            obj = json.loads(raw) if raw.strip() else None
-        except json.JSONDecodeError:
-            break
-        if obj is not None:
-            if not isinstance(obj, dict):
-                break
-            error = "error" in obj
-            lines.append(_Line(pos, nl + 1 - pos, obj.get("index"),
-                               row_key(obj.get("index", -1), obj.get("id"), error=error), error))
-        pos = good_end = nl + 1
-    return lines, good_end
-
-
-def completed_keys(out_path: Path) -> tuple[set[str], int]:
-    """Keys of rows already in ``out_path`` and how many of them are error rows.
-
-    Everything from the first torn line on (unterminated, not JSON, or not a JSON object) is truncated."""
-    if not out_path.exists():
-        return set(), 0
-    data = out_path.read_bytes()
-    lines, good_end = _scan(data)
-    if good_end < len(data):
-        with open(out_path, "r+b") as fh:
-            fh.truncate(good_end)
-    return {line.key for line in lines}, sum(line.error for line in lines)
-
-
-def retry_path(out_path: Path) -> Path:
-    """The temporary file a retry writes beside ``out_path`` before it replaces it."""
-    return out_path.with_name(out_path.name + ".retry-tmp")
-
-
-def _result_line(index: int, item: Union[AuditResult, RecordError], rid: Any,
-                 routing: Optional[dict[int, tuple[float, bool]]]) -> dict:
+def result_line(index: int, item: Union[AuditResult, RecordError], rid: Any,
+                routing: Optional[dict[int, tuple[float, bool]]] = None) -> dict:
+    """The output line of input row ``index``: its result (with ``index``, and the gate's ``risk`` and ``routed``
+    when ``routing`` routed it) or its error line."""
     if isinstance(item, RecordError):
         return error_line(index, rid, item)
     line = item.to_json()
@@ -178,14 +134,6 @@ def _result_line(index: int, item: Union[AuditResult, RecordError], rid: Any,
     if routing is not None and index in routing:
         line["risk"], line["routed"] = routing[index][0], "verified"
     return line
-
-
-def _fsync_dir(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 async def _retry_errors(
@@ -197,10 +145,10 @@ async def _retry_errors(
 
     The rewritten file holds one line per input row, in input order: an error row whose record also has a result
     line (left by an older version) and any repeated line are dropped."""
-    lines, _ = _scan(path.read_bytes())
+    lines, _ = scan_output(path.read_bytes())
     records = {index: rec for index, rec, _ in checked_rows(rows, fields) if isinstance(rec, Record)}
     results = {line.key for line in lines if not line.error}
-    plan: list[_Line] = []
+    plan: list[OutputLine] = []
     seen: set[str] = set()
     retry: dict[int, Record] = {}
     for line in sorted(lines, key=lambda x: x.index if isinstance(x.index, int) else math.inf):
@@ -234,7 +182,7 @@ async def _retry_errors(
 
             flush()
             async for index, item, _ in auditor.audit_many(iter(retry.items())):
-                out = _result_line(index, item, retry[index].id, routing)
+                out = result_line(index, item, retry[index].id, routing)
                 fresh[index] = (json.dumps(out, ensure_ascii=False) + "\n").encode("utf-8", "surrogateescape")
                 summary.skipped -= 1
                 summary.previous_errors -= 1
@@ -246,7 +194,7 @@ async def _retry_errors(
             dst.flush()
             os.fsync(dst.fileno())
         os.replace(tmp, path)
-        _fsync_dir(path.parent)
+        fsync_dir(path.parent)
     finally:
         tmp.unlink(missing_ok=True)
 
@@ -299,8 +247,7 @@ async def run_batch_async(
 
     def todo() -> Iterator[tuple[int, Union[Record, InputError]]]:
         for index, rec, rid in checked_rows(rows, fields):
-            # an error row is keyed by position: a valid record with such a row is done too (until retried)
-            if row_key(index, rid, error=isinstance(rec, InputError)) in done or f"row:{index}" in done:
+            if is_done(index, rec, rid, done):
                 summary.skipped += 1
                 continue
             order.append(index)
@@ -337,7 +284,7 @@ async def run_batch_async(
 
     try:
         async for index, item, rid in auditor.audit_many(todo()):
-            pending[index] = _result_line(index, item, ids.get(index, rid), routing)
+            pending[index] = result_line(index, item, ids.get(index, rid), routing)
             summary.add(item)
             if on_result is not None:
                 on_result(item)
@@ -350,6 +297,23 @@ async def run_batch_async(
         await _retry_errors(rows, auditor, path, fields, summary, on_result, routing)
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+async def audit_lines(rows: Iterable[Row], auditor: Auditor, *, fields: FieldMap = FieldMap(),
+                      done: Container[str] = frozenset(), repeated: Container[int] = frozenset()) -> list[dict]:
+    """The output lines of ``rows`` (the lines ``run_batch_async`` writes), in input order, leaving out the rows
+    ``done`` already holds; for engines that audit rows in parts (the Ray engine, ``audit_frame``). ``repeated``:
+    see ``checked_rows``."""
+    todo: list[tuple[int, Union[Record, InputError]]] = []
+    ids: dict[int, Any] = {}
+    for index, rec, rid in checked_rows(rows, fields, repeated=repeated):
+        if not is_done(index, rec, rid, done):
+            todo.append((index, rec))
+            ids[index] = rid
+    lines: dict[int, dict] = {}
+    async for index, item, rid in auditor.audit_many(iter(todo)):
+        lines[index] = result_line(index, item, ids.get(index, rid))
+    return [lines[index] for index, _ in todo]
 
 
 def run_batch(

@@ -128,8 +128,9 @@ def _print_summary(summary: Any, console: Any, *, baseline: bool = False) -> Non
 
 @main.command()
 @click.argument("input_path", metavar="INPUT", type=str)
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="results JSONL (default: stdout)")
+@click.option("-o", "--output", type=click.Path(), default=None,
+              help="results JSONL (default: stdout); with --engine ray also a Parquet folder (a folder, or a path "
+              "ending in / or .parquet)")
 @click.option("--resume", is_flag=True,
               help="keep the lines already in OUTPUT (error lines too) and append the other records")
 @click.option("--retry-errors", is_flag=True,
@@ -137,18 +138,29 @@ def _print_summary(summary: Any, console: Any, *, baseline: bool = False) -> Non
 @click.option("--baseline", type=click.Path(dir_okay=False), default=None, metavar="PREV.jsonl",
               help="results of an earlier run: records whose context, question, answer and judge configuration "
               "are unchanged get their PREV result again; only the others are audited")
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "csv"]), default=None,
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "csv", "parquet"]), default=None,
               help="input format (default: from the extension / content)")
 @field_options
 @click.option("--gate-accept", type=click.FloatRange(0.0, 1.0, max_open=True), default=None,
               help="accept this fraction of lowest-risk records with the RAGScope gate, without judging them")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar or summary")
+@click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="local = this process; ray = a pool of Ray workers (pip install 'rt4chart[ray]'), on this "
+              "machine or on the cluster at --address")
+@click.option("--address", default=None,
+              help="--engine ray: the Ray cluster to join (auto = the one `ray start` started here or RAY_ADDRESS "
+              "names, HOST:PORT or ray://HOST:PORT; default: start a new one on this machine for this run)")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="--engine ray: the number of workers, each one CPU with its own judge (default: up to the "
+              "cluster's CPUs)")
 @judge_options
 @estimate_options
 def audit(input_path: str, output: Optional[str], resume: bool, retry_errors: bool, baseline: Optional[str],
-          fmt: Optional[str], fields: Any, gate_accept: Optional[float], quiet: bool, estimate: bool,
-          tokenizer_file: Optional[str], reasoning_tokens: Optional[int], **judge_kw: Any) -> None:
-    """Audit every record of INPUT (JSONL, JSON array or CSV; - for stdin) and write one result per record.
+          fmt: Optional[str], fields: Any, gate_accept: Optional[float], quiet: bool, engine: str,
+          address: Optional[str], workers: Optional[int], estimate: bool, tokenizer_file: Optional[str],
+          reasoning_tokens: Optional[int], **judge_kw: Any) -> None:
+    """Audit every record of INPUT (JSONL, JSON array, CSV or Parquet; - for stdin) and write one result per
+    record. With --engine ray, INPUT may also be a folder of such files, or a URI that pyarrow reads (s3://...).
 
     Each record needs id, context (string or list of strings), answer, and optionally question. With --estimate,
     print what the LLM judge would spend on them instead (no model is called; -o receives the estimate as JSON).
@@ -157,12 +169,14 @@ def audit(input_path: str, output: Optional[str], resume: bool, retry_errors: bo
 
     from ._console import print_error
     from .batch import read_baseline, run_batch
+    from .resume import is_parquet_output
     from .io import read_rows, writes_over_input
 
     console = Console(stderr=True)
     if estimate:
         _estimate(input_path, output, fmt, fields, judge_kw, tokenizer_file, reasoning_tokens, console,
-                  resume=resume, retry_errors=retry_errors, gate_accept=gate_accept, baseline=baseline)
+                  resume=resume, retry_errors=retry_errors, gate_accept=gate_accept, baseline=baseline,
+                  engine=engine != "local" or address is not None or workers is not None)
         return
     if tokenizer_file is not None or reasoning_tokens is not None:
         raise click.UsageError("--tokenizer and --reasoning-tokens configure --estimate, which is not given")
@@ -172,6 +186,15 @@ def audit(input_path: str, output: Optional[str], resume: bool, retry_errors: bo
         raise click.UsageError(f"-o/--output is the input file {input_path}: the results would overwrite it")
     if baseline is not None and writes_over_input(baseline, output):
         raise click.UsageError(f"-o/--output is the baseline {baseline}: write the new results to another file")
+    if engine == "ray":
+        if baseline is not None:
+            raise click.UsageError("--baseline works with --engine local only")
+        return _audit_on_ray(input_path, output, resume, retry_errors, fmt, fields, gate_accept, quiet, address,
+                             workers, judge_kw, console)
+    if address is not None or workers is not None:
+        raise click.UsageError("--address and --workers need --engine ray")
+    if output and is_parquet_output(output):
+        raise click.UsageError(f"-o/--output {output} is a Parquet folder, which only --engine ray writes")
     try:
         auditor = build_auditor(**judge_kw)
         rows = list(read_rows(input_path, fmt))
@@ -200,7 +223,7 @@ def audit(input_path: str, output: Optional[str], resume: bool, retry_errors: bo
 
 def _estimate(input_path: str, output: Optional[str], fmt: Optional[str], fields: Any, judge_kw: dict,
               tokenizer_file: Optional[str], reasoning_tokens: Optional[int], console: Any, *, resume: bool,
-              retry_errors: bool, gate_accept: Optional[float], baseline: Optional[str]) -> None:
+              retry_errors: bool, gate_accept: Optional[float], baseline: Optional[str], engine: bool) -> None:
     """``audit --estimate``: the LLM judge's calls, tokens and cost on INPUT's valid records, no model called;
     markdown on stdout, and the estimate as JSON in ``output`` when given."""
     import json
@@ -211,7 +234,8 @@ def _estimate(input_path: str, output: Optional[str], fmt: Optional[str], fields
     from .judges.llm import llm_env
 
     given = [flag for flag, value in (("--resume", resume), ("--retry-errors", retry_errors),
-                                      ("--gate-accept", gate_accept is not None), ("--baseline", baseline is not None))
+                                      ("--gate-accept", gate_accept is not None), ("--baseline", baseline is not None),
+                                      ("--engine, --address and --workers", engine))
              if value]
     if given:
         raise click.UsageError(f"--estimate writes no audit results, so {' and '.join(given)} does not apply")
@@ -238,6 +262,60 @@ def _estimate(input_path: str, output: Optional[str], fmt: Optional[str], fields
         Path(output).write_text(json.dumps({"setting": setting, "invalid_rows": skipped, **result.to_json()},
                                            indent=2) + "\n", encoding="utf-8")
         console.print(f"wrote {output}", highlight=False, soft_wrap=True)
+
+
+def _audit_on_ray(input_path: str, output: Optional[str], resume: bool, retry_errors: bool, fmt: Optional[str],
+                  fields: Any, gate_accept: Optional[float], quiet: bool, address: Optional[str],
+                  workers: Optional[int], judge_kw: dict, console: Any) -> None:
+    """``audit --engine ray``: the same rows as the local engine, from workers of a Ray cluster; exits."""
+    from ._console import print_error
+    from .resume import is_parquet_output
+    from .judges.llm import llm_env
+
+    if not output:
+        raise click.UsageError("--engine ray needs -o/--output (a JSONL file or a Parquet folder)")
+    if input_path == "-":
+        raise click.UsageError("--engine ray reads files (or folders), not stdin")
+    if retry_errors or gate_accept is not None:
+        raise click.UsageError("--retry-errors and --gate-accept work with --engine local only")
+    # no telemetry (STYLE.md): Ray's usage statistics stay off unless the environment turns them on
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    options = auditor_options(judge_kw, llm_env(os.environ))
+    try:
+        from .ray import audit_files, connect
+
+        connect(address, quiet=quiet)
+        summary = audit_files(input_path, output, fmt=fmt, fields=fields, resume=resume, workers=workers, **options)
+    except Exception as exc:  # Ray wraps what a task raised: an unreadable input file is still a usage error
+        cause = _wrapped(exc, (BackendError, ConfigError, InputError, MissingDependencyError))
+        if cause is None:
+            raise
+        if isinstance(cause, BackendError):  # only configuration errors stop a run (bad key, model, endpoint)
+            print_error(console, f"the LLM endpoint rejected the request: {cause}")
+        else:
+            print_error(console, cause)
+        sys.exit(EXIT_USAGE)
+    if not quiet:
+        if not is_parquet_output(output) and 0 < summary.records <= 20:
+            _print_records(Path(output), console)
+        _print_summary(summary, console)
+    sys.exit(EXIT_RECORD_ERRORS if summary.errors or summary.previous_errors else EXIT_OK)
+
+
+def _wrapped(exc: BaseException, kinds: tuple) -> Optional[BaseException]:
+    """The first exception of one of ``kinds`` in ``exc``'s chain: its causes, contexts and the ``cause`` that Ray's
+    task errors carry."""
+    stack: list[Optional[BaseException]] = [exc]
+    seen: set[int] = set()
+    while stack:
+        item = stack.pop(0)
+        if item is None or id(item) in seen:
+            continue
+        if isinstance(item, kinds):
+            return item
+        seen.add(id(item))
+        stack += [item.__cause__, item.__context__, getattr(item, "cause", None)]
+    return None
 
 
 def _gate_routing(rows: list, fraction: float, fields: Any, console: Any) -> dict[int, tuple[float, bool]]:

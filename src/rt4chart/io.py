@@ -1,4 +1,4 @@
-"""Reading and validating input records (JSONL, JSON array, CSV; ``-`` for stdin).
+"""Reading and validating input records (JSONL, JSON array, CSV, Parquet; ``-`` for stdin).
 
 ``validate_record`` is the one place a raw record becomes a ``Record``; the CLI, the batch runner, the server and
 ``Auditor.audit`` all go through it. ``join_context`` is the one place a list context is joined. Readers with a
@@ -19,7 +19,7 @@ import io
 import json
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Optional, Sequence, Union
@@ -137,12 +137,20 @@ def validate_record(raw: Any, index: Optional[int] = None, fields: FieldMap = Fi
     return Record(id=rid, context=context, question=question or None, answer=answer, task=task)
 
 
-def checked_rows(rows: Iterable[Row], fields: FieldMap = FieldMap()) -> Iterator[
-        tuple[int, Union[Record, InputError], Optional[Union[str, int]]]]:
+def id_key(rid: Union[str, int]) -> str:
+    """What makes two record ids the same id (``7`` and ``"7"`` are one id)."""
+    return str(rid)
+
+
+def checked_rows(rows: Iterable[Row], fields: FieldMap = FieldMap(), *, repeated: Container[int] = frozenset()
+                 ) -> Iterator[tuple[int, Union[Record, InputError], Optional[Union[str, int]]]]:
     """Validate rows in order: per row, its index, the record (``validate_record``) or the ``InputError`` that
     rejects it, and the id to name it by (None when the row has none that can be echoed: the row is then named by
     its position). A later row repeating an id is an error ("duplicate id"). Every command that reads records
-    (audit, triage, --gate-accept) checks them here, so they accept and name the same rows."""
+    (audit, triage, --gate-accept) checks them here, so they accept and name the same rows.
+
+    ``repeated``: indices of rows known to repeat the id of an earlier row outside ``rows``, for a caller that
+    checks the rows in parts (the Ray engine finds them in one pass over all rows first)."""
     seen: set[str] = set()
     for row in rows:
         if row.error is not None:
@@ -156,12 +164,24 @@ def checked_rows(rows: Iterable[Row], fields: FieldMap = FieldMap()) -> Iterator
                       or isinstance(rid, str) and not _has_bad_utf8(rid))
             yield row.index, exc, rid if usable else None  # an unusable id is not echoed
             continue
-        key = str(rec.id)
-        if key in seen:
+        key = id_key(rec.id)
+        if key in seen or row.index in repeated:
             yield row.index, InputError("duplicate id", record=rec.id, field=fields.id), rec.id
             continue
         seen.add(key)
         yield row.index, rec, rec.id
+
+
+def record_ids(rows: Iterable[Row], fields: FieldMap = FieldMap()) -> Iterator[tuple[int, str]]:
+    """``(index, id_key)`` of every row that ``validate_record`` accepts, repeated ids included: what a caller
+    that checks rows in parts collects first to find the rows whose id repeats an earlier one (``repeated``)."""
+    for row in rows:
+        if row.error is None:
+            try:
+                rec = validate_record(row.data, row.index, fields)
+            except InputError:
+                continue
+            yield row.index, id_key(rec.id)
 
 
 def _open_bytes(path: Union[str, Path]) -> bytes:
@@ -179,6 +199,8 @@ def detect_format(path: Union[str, Path], text: str) -> str:
     name = str(path).lower()
     if name.endswith(".csv"):
         return "csv"
+    if name.endswith(".parquet"):
+        return "parquet"
     if name.endswith(".json"):
         return "json" if text.lstrip().startswith("[") else "jsonl"
     if name.endswith((".jsonl", ".ndjson")):
@@ -203,9 +225,13 @@ def _json_lines(text: str) -> Iterator[tuple[int, Any, Optional[str]]]:
             yield lineno, None, exc.msg
 
 
-def _read_text(path: Union[str, Path]) -> str:
-    text = _open_bytes(path).decode("utf-8", errors="surrogateescape")
+def _decode(data: bytes) -> str:
+    text = data.decode("utf-8", errors="surrogateescape")
     return text[1:] if text.startswith("\ufeff") else text
+
+
+def _read_text(path: Union[str, Path]) -> str:
+    return _decode(_open_bytes(path))
 
 
 def json_objects(path: Union[str, Path]) -> Iterator[dict]:
@@ -221,29 +247,59 @@ def read_rows(path: Union[str, Path], fmt: Optional[str] = None) -> Iterator[Row
 
     A file that cannot be read at all (missing, not JSON where JSON is required) raises ``InputError``.
     """
-    text = _read_text(path)
-    fmt = fmt or detect_format(path, text)
+    return parse_rows(_open_bytes(path), str(path), fmt)
+
+
+def _parquet_records(data: bytes, name: str) -> list[Any]:
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError as exc:
+        from .errors import MissingDependencyError
+
+        raise MissingDependencyError("pyarrow", "pandas", hint="pip install pyarrow (Parquet input)") from exc
+    try:
+        return pq.read_table(pa.BufferReader(data)).to_pylist()
+    except (pa.ArrowException, OSError) as exc:
+        raise InputError(f"{name}: not a readable Parquet file ({exc})") from None
+
+
+def parse_rows(data: bytes, name: str, fmt: Optional[str] = None, *, source: Optional[str] = None) -> Iterator[Row]:
+    """The rows of one input file's bytes (``name``: its path, for the format and for errors), numbered from 0.
+
+    ``source``, when given, names the file in the errors of rows that cannot be parsed (for inputs made of several
+    files). Raises ``InputError`` for a file that cannot be read at all."""
+    if data.startswith(b"PAR1") and fmt in (None, "parquet"):
+        fmt = "parquet"
+    if fmt == "parquet" or (fmt is None and name.lower().endswith(".parquet")):
+        for index, item in enumerate(_parquet_records(data, name)):
+            yield Row(index, item)
+        return
+    text = _decode(data)
+    fmt = fmt or detect_format(name, text)
+    where = f"{source} " if source else ""
     if fmt == "jsonl":
-        for index, (lineno, data, problem) in enumerate(_json_lines(text)):
+        for index, (lineno, obj, problem) in enumerate(_json_lines(text)):
             if problem is not None:
-                yield Row(index, None, InputError(f"line {lineno} is not valid JSON ({problem})", record=f"#{index}"))
+                yield Row(index, None, InputError(f"{where}line {lineno} is not valid JSON ({problem})",
+                                                  record=f"#{index}"))
             else:
-                yield Row(index, data)
+                yield Row(index, obj)
     elif fmt == "json":
         try:
-            data = json.loads(text)
+            items = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise InputError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
-        if not isinstance(data, list):
-            raise InputError(f"{path}: a JSON input must be an array of records")
-        for index, item in enumerate(data):
+            raise InputError(f"{name}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        if not isinstance(items, list):
+            raise InputError(f"{name}: a JSON input must be an array of records")
+        for index, item in enumerate(items):
             yield Row(index, item)
     elif fmt == "csv":
         reader = csv.DictReader(io.StringIO(text, newline=""))
         for index, item in enumerate(reader):
             yield Row(index, {k: (v if v != "" else None) for k, v in item.items() if k is not None})
     else:
-        raise InputError(f"unknown input format {fmt!r} (use jsonl, json or csv)")
+        raise InputError(f"unknown input format {fmt!r} (use jsonl, json, csv or parquet)")
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from typing import Any, Optional
 import click
 
 from .._fields import field_options
-from ..errors import InputError, Rt4chartError
+from ..errors import Rt4chartError
 
 EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE = 0, 1, 2
 
@@ -40,16 +40,6 @@ def triage_group() -> None:
     """RAGScope risk gate: score and route records (``route``, the default)."""
 
 
-def _load_gate(spec: str) -> Any:
-    from . import RAGScopeZ, load_default_gate, load_gate
-
-    if spec == "default":
-        return load_default_gate()
-    if spec.lower() == "z":
-        return RAGScopeZ().fit([])
-    return load_gate(spec)
-
-
 @triage_group.command("route")
 @click.argument("input_path", metavar="INPUT", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--review", type=click.FloatRange(0.0, 1.0), default=0.0, show_default=True,
@@ -60,37 +50,24 @@ def _load_gate(spec: str) -> Any:
               help="'default' (shipped RAGScope-E), 'z' (training-free uncovered-token) or a saved gate .npz")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-", show_default=True,
               help="JSONL output file ('-' = stdout)")
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "csv"]), default=None,
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "csv", "parquet"]), default=None,
               help="input format (default: from the file name or content)")
 @field_options
 def route_command(input_path: str, review: float, accept: float, gate_spec: str, output: str,
                   fmt: Optional[str], fields: Any) -> None:
     """Score INPUT records with the gate and write a risk and a route per record."""
-    from ..io import checked_rows, read_rows, writes_over_input
-    from .routing import route
+    from ..io import read_rows, writes_over_input
+    from .triage import load_gate_spec, triage_rows
 
     if writes_over_input(input_path, output):
         raise click.UsageError(f"-o/--output is the input file {input_path}: the results would overwrite it")
     try:
-        gate = _load_gate(gate_spec)
+        gate = load_gate_spec(gate_spec)
         rows = list(read_rows(input_path, fmt))
     except Rt4chartError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_USAGE)
-    valid: list[tuple[int, dict]] = []
-    out: list[dict] = []
-    for index, rec, rid in checked_rows(rows, fields):
-        if isinstance(rec, InputError):
-            out.append({"id": rid if rid is not None else f"#{index}", "risk": None, "route": "verify",
-                        "error": str(rec)})
-        else:
-            valid.append((len(out), rec))
-            out.append({"id": rec["id"], "risk": None, "route": None})
-    if valid:
-        scores = gate.predict_proba([rec for _, rec in valid])[:, 1]
-        for (pos, _), score, r in zip(valid, scores, route(scores, review=review, accept=accept)):
-            out[pos]["risk"] = round(float(score), 6)
-            out[pos]["route"] = r
+    out = triage_rows(rows, gate, review=review, accept=accept, fields=fields)
     stream = sys.stdout if output == "-" else open(output, "w", encoding="utf-8")
     try:
         for item in out:

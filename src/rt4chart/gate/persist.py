@@ -41,7 +41,7 @@ def save_gate(gate: _GateBase, path: PathLike, *, provenance: Optional[dict] = N
     from sklearn import __version__ as sklearn_version
     from sklearn.utils.validation import check_is_fitted
 
-    from .. import __version__
+    from .._version import __version__
 
     check_is_fitted(gate)
     variant = _variant(gate)

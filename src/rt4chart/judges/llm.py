@@ -37,7 +37,7 @@ from pydantic import BaseModel
 from ..audit.decompose import sentence_claims
 from ..errors import BackendError, ConfigError, JudgeError
 from ..llm.ask import Asked, ask
-from ..llm.backend import CachedBackend, ChatBackend, OpenAIBackend
+from ..llm.backend import CachedBackend, ChatBackend, Limiter, OpenAIBackend
 from ..llm.cache import ResponseCache
 from ..llm.pricing import price_for
 from ..llm.schemas import (
@@ -306,11 +306,14 @@ class LLMDecomposer:
         return ex.reply
 
 
-def build_llm(settings: LLMSettings, *, backend: Optional[ChatBackend] = None) -> tuple[LLMJudge, LLMDecomposer]:
+def build_llm(settings: LLMSettings, *, backend: Optional[ChatBackend] = None,
+              limiter: Optional[Limiter] = None) -> tuple[LLMJudge, LLMDecomposer]:
     """The LLM judge and decomposer for ``settings``, sharing one backend (limits and cache are shared).
 
     ``backend`` replaces the one ``settings`` describe, cache included (the cost estimate's, which sends nothing:
     ``rt4chart.judges.estimate``); the judge and decomposer still take their granularity and mode from ``settings``.
+    ``limiter`` paces requests instead of ``settings.rpm`` in this process (``OpenAIBackend``; the Ray engine's
+    shared pacer); a given ``backend`` keeps its own pacing.
     """
     if backend is not None:
         return (LLMJudge(backend, granularity=settings.granularity),
@@ -330,6 +333,7 @@ def build_llm(settings: LLMSettings, *, backend: Optional[ChatBackend] = None) -
         backoff_max=settings.backoff_max,
         structured=settings.structured,
         price=price_for(settings.model, price_in=settings.price_in, price_out=settings.price_out),
+        limiter=limiter,
     )
     if settings.cache:
         backend = CachedBackend(backend, ResponseCache(settings.cache_path))

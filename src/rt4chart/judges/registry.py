@@ -43,8 +43,11 @@ def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
     Options: for ``lexical``: ``support``, ``match``; for ``local``: ``threshold``, ``no_tagger``, ``model_dir`` (a
     models folder written by the training scripts' ``--out-dir``; default: the shipped one); for ``verifier``:
     ``model_dir`` (a folder written by ``python3 -m rt4chart_training.verifier.export``; default: the shipped one);
-    for ``llm``: the fields of ``rt4chart.judges.llm.LLMSettings`` (``base_url``, ``model``, ...), and ``backend``, a
-    ``ChatBackend`` to use instead of the one the settings describe (the cost estimate's, which calls no model).
+    for ``llm``: the fields of ``rt4chart.judges.llm.LLMSettings`` (``base_url``, ``model``, ...); ``backend``, a
+    ``ChatBackend`` to use instead of the one the settings describe (the cost estimate's, which calls no model); and
+    ``limiter`` (a request pacer shared with other processes, ``rt4chart.llm.backend.Limiter``; the Ray engine's).
+    ``threads`` sizes the onnxruntime pool of the local judge's tagger and of the verifier (default: the CPU
+    count, at most 4; the Ray engine gives each worker as many as it has CPUs).
     """
     if name not in JUDGES:
         raise ConfigError(f"unknown judge {name!r}; choose one of {', '.join(JUDGES)}")
@@ -80,7 +83,7 @@ def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
             raise ConfigError("the trained local judge is not installed in this build; use --judge lexical or llm")
         from .local import LocalJudge  # type: ignore[attr-defined]
 
-        kw: dict[str, Any] = {"semantic": not options.get("no_tagger")}
+        kw: dict[str, Any] = {"semantic": not options.get("no_tagger"), "threads": options.get("threads")}
         if options.get("threshold") is not None:
             kw["threshold"] = options["threshold"]
         if options.get("model_dir"):
@@ -89,12 +92,12 @@ def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
     if name == "verifier":
         from .verifier import VerifierJudge
 
-        return VerifierJudge(options.get("model_dir") or None), None
+        return VerifierJudge(options.get("model_dir") or None, threads=options.get("threads")), None
     from .llm import LLMSettings, build_llm
 
     known = {f.name for f in dataclasses.fields(LLMSettings)}
     settings = LLMSettings.from_env({}, **{k: v for k, v in llm_options.items() if k in known})
-    return build_llm(settings, backend=backend)
+    return build_llm(settings, backend=backend, limiter=options.get("limiter"))
 
 
 def build_auditor(
@@ -134,7 +137,8 @@ def build_auditor(
 
 #: options that change how a judge is reached, paced or paid for, not what it decides: not in the fingerprint
 _NOT_VERDICT = frozenset({"concurrency", "api_key", "rpm", "cache", "cache_path", "price_in", "price_out", "timeout",
-                          "max_attempts", "backoff_base", "backoff_max", "backend"})
+                          "max_attempts", "backoff_base", "backoff_max", "backend", "limiter",
+                          "threads"})
 
 
 def judge_fingerprint(judge: Judge, decomposer: Decomposer, config: AuditConfig, options: Mapping[str, Any]) -> str:
@@ -149,3 +153,12 @@ def judge_fingerprint(judge: Judge, decomposer: Decomposer, config: AuditConfig,
         "options": {k: options[k] for k in sorted(options) if k not in _NOT_VERDICT and options[k] is not None},
     }
     return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def auditor_for(judge: "str | Judge" = "auto", **options: Any) -> Auditor:
+    """An ``Auditor`` for a judge name (``build_auditor`` with ``options``) or for a Judge object (``Auditor`` with
+    ``options``: ``decomposer``, ``window``, ``overlap``, ``global_verification``, ``prefilter``, ``concurrency``);
+    what ``rt4chart.audit_frame`` and the Ray engine accept as ``judge``."""
+    if isinstance(judge, str):
+        return build_auditor(judge, **options)
+    return Auditor(judge=judge, **options)

@@ -99,20 +99,32 @@ def _retry_after(headers: httpx.Headers) -> Optional[float]:
     return max(0.0, when.timestamp() - time.time())
 
 
-class _RateLimiter:
-    """Spaces request starts at least ``60 / rpm`` seconds apart (a smooth limiter: no bursts)."""
+class RateLimiter:
+    """Spaces request starts at least ``60 / rpm`` seconds apart (a smooth limiter: no bursts).
+
+    ``reserve`` books the next start and returns how long to wait for it; ``wait`` books and waits. The Ray engine
+    keeps one in a named actor so that all its workers share one limit (``rt4chart.ray``)."""
 
     def __init__(self, rpm: float) -> None:
         self.interval = 60.0 / rpm
         self._next = 0.0
 
-    async def wait(self) -> None:
-        loop = asyncio.get_running_loop()
-        now = loop.time()
+    def reserve(self, now: float) -> float:
+        """Book the next request start at or after ``now`` (a monotonic clock, in seconds); the seconds to wait."""
         start = max(now, self._next)
         self._next = start + self.interval
-        if start > now:
-            await asyncio.sleep(start - now)
+        return start - now
+
+    async def wait(self) -> None:
+        delay = self.reserve(asyncio.get_running_loop().time())
+        if delay > 0:
+            await asyncio.sleep(delay)
+
+
+class Limiter(Protocol):
+    """What the backend waits on before each request start (``RateLimiter``, or one shared by many processes)."""
+
+    async def wait(self) -> None: ...
 
 
 async def _closer(client: httpx.AsyncClient) -> AsyncGenerator[None, None]:
@@ -133,10 +145,11 @@ _CLOSERS: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, list[AsyncGenera
 class _LoopState:
     """What must be bound to one event loop: the HTTP client, the concurrency semaphore and the rate limiter."""
 
-    def __init__(self, client: httpx.AsyncClient, concurrency: int, rpm: Optional[float]) -> None:
+    def __init__(self, client: httpx.AsyncClient, concurrency: int, rpm: Optional[float],
+                 shared: Optional[Limiter]) -> None:
         self.client = client
         self.semaphore = asyncio.Semaphore(concurrency)
-        self.limiter = _RateLimiter(rpm) if rpm else None
+        self.limiter: Optional[Limiter] = shared if shared is not None else RateLimiter(rpm) if rpm else None
         self.closer = _closer(client)
 
 
@@ -146,6 +159,8 @@ class OpenAIBackend:
     ``base_url`` follows the OpenAI SDK convention and includes the API prefix, e.g. ``https://api.openai.com/v1``,
     ``http://localhost:8000/v1`` (vLLM), ``http://localhost:11434/v1`` (Ollama), ``http://localhost:8080/v1``
     (llama.cpp). The backend may be used from several event loops in turn (one HTTP client per loop).
+    ``limiter``, when given, paces request starts instead of the backend's own ``rpm`` limiter (the Ray engine
+    gives every worker one that all of them share).
     """
 
     def __init__(
@@ -167,6 +182,7 @@ class OpenAIBackend:
         structured: StructuredMode = "auto",
         price: Price = Price(),
         headers: Optional[Mapping[str, str]] = None,
+        limiter: Optional[Limiter] = None,
     ) -> None:
         if not base_url:
             raise ConfigError("base_url is required (e.g. http://localhost:8000/v1)")
@@ -200,6 +216,7 @@ class OpenAIBackend:
         self.structured = structured
         self.price = price
         self.headers = dict(headers or {})
+        self.limiter = limiter
         self._mode = MODES.index(structured) if structured != "auto" else 0  # the strongest mode not refused
         self._cap_field: Optional[str] = "max_tokens"  # None once the server refused every name for the cap
         self._states: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopState]" = weakref.WeakKeyDictionary()
@@ -219,7 +236,7 @@ class OpenAIBackend:
             limits = httpx.Limits(max_connections=self.concurrency, max_keepalive_connections=self.concurrency)
             timeout = httpx.Timeout(self.timeout, connect=min(self.timeout, 10.0))
             client = httpx.AsyncClient(headers=headers, timeout=timeout, limits=limits)
-            state = _LoopState(client, self.concurrency, self.rpm)
+            state = _LoopState(client, self.concurrency, self.rpm, self.limiter)
             await state.closer.__anext__()
             _CLOSERS.setdefault(loop, []).append(state.closer)
             self._states[loop] = state
