@@ -1,7 +1,7 @@
 /* rt4chart: render one audit result (AuditResult.to_json()) or one error record as a DOM card.
-   Shared by the HTML report and the server's web page. All text goes through textContent, never innerHTML:
-   context, question, answer, reasons and ids are untrusted input. Offsets in results count Unicode code points
-   (Python str indices); they are mapped to UTF-16 indices before slicing JavaScript strings. */
+   Shared by the HTML report, the diff page and the server's web page. All text goes through textContent, never
+   innerHTML: context, question, answer, reasons and ids are untrusted input. Offsets in results count Unicode code
+   points (Python str indices); they are mapped to UTF-16 indices before slicing JavaScript strings. */
 (function (global) {
   "use strict";
 
@@ -14,6 +14,8 @@
     if (text !== undefined && text !== null) e.textContent = String(text);
     return e;
   }
+
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
 
   function labelClass(label) {
     return Object.prototype.hasOwnProperty.call(SEVERITY, label) ? label : "unknown";
@@ -203,7 +205,7 @@
       card.querySelectorAll(".active").forEach(function (n) { n.classList.remove("active"); });
       card.querySelectorAll(".c-" + i).forEach(function (n) { n.classList.add("active"); });
       card.setAttribute("data-selected", String(i));
-      while (detail.firstChild) detail.removeChild(detail.firstChild);
+      clear(detail);
       detail.hidden = false;
       var title = el("div");
       title.appendChild(badge(c.label));
@@ -290,5 +292,5 @@
   }
 
   global.RT4 = { renderRecord: renderRecord, isError: isError, recordTask: recordTask, legend: legend,
-    badge: badge, el: el, segments: segments, LABELS: LABELS };
+    badge: badge, el: el, clear: clear, segments: segments, LABELS: LABELS };
 })(window);

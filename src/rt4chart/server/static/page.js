@@ -26,10 +26,8 @@
     ctx.value = EXAMPLE.context; q.value = EXAMPLE.question; ans.value = EXAMPLE.answer;
   });
 
-  function clear() { while (out.firstChild) out.removeChild(out.firstChild); }
-
   function showError(status, body) {
-    clear();
+    RT4.clear(out);
     var box = RT4.el("div", "api-error");
     box.setAttribute("data-role", "api-error");
     var err = body && body.error ? body.error : { message: "HTTP " + status };
@@ -55,7 +53,7 @@
       })
       .then(function (res) {
         if (!res.r.ok || !res.body) { showError(res.r.status, res.body); status.textContent = ""; return; }
-        clear();
+        RT4.clear(out);
         out.appendChild(RT4.legend());
         out.appendChild(RT4.renderRecord(res.body));
         var n = (res.body.claims || []).length;
