@@ -1,35 +1,24 @@
 """The diff page: one self-contained HTML file, the two runs of each record side by side.
 
-Built on the report's page (its stylesheet, label colours and escaping, ``rt4chart.report._html.page``) and its
-card renderer (``render.js``: claims coloured by label, each linked to its context evidence); ``diff.js`` adds the
-summary, the filters and, per record, the table of claims paired across the runs. A context that is the same in
-both runs travels once.
+Built on the report's list page (``rt4chart.report._html.list_page``: its stylesheet, label colours, escaping,
+filter bar and list) and its card renderer (``render.js``: claims coloured by label, each
+linked to its context evidence); ``diff.js`` adds the summary, the rules, the filters and, per record, the table of
+claims paired across the runs. A context that is the same in both runs travels once.
 """
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 from typing import Any, Iterable, Optional, Union
 
 from ..report import normalize
-from ..report._html import asset, page, save_page
+from ..report._html import asset, list_page, save_page
 from ._compare import CHANGES, STATUSES, RecordDiff, RunDiff, Side
 
-_BODY = """<header class="top"><h1>{title}</h1><div class="sub">{sub}</div></header>
-<main>
-<section class="summary" id="summary" aria-label="summary"></section>
-<section class="rules" id="rules" aria-label="rules"></section>
-<div class="filters" role="search">
-  <label>status <select id="f-status"><option value="">all</option>{statuses}</select></label>
+_FILTERS = """  <label>status <select id="f-status"><option value="">all</option>{statuses}</select></label>
   <label>change <select id="f-change"><option value="">all</option>{changes}</select></label>
-  <label><input type="checkbox" id="f-changed" checked> changed only</label>
-  <label>search <input type="search" id="f-text" placeholder="id or claim"></label>
-  <span class="count" id="count"></span>
-</div>
-<section id="records" aria-live="polite"></section>
-<button class="more" id="more" type="button">show more</button>
-</main>"""
+  <label><input type="checkbox" id="f-changed" checked> changed only</label>"""
+_RULES = '\n<section class="rules" id="rules" aria-label="rules"></section>'
 
 
 def _options(names: Iterable[str]) -> str:
@@ -56,11 +45,10 @@ def render_diff_html(diff: RunDiff, checks: Iterable[Any] = (), *, title: str = 
     """The diff page of ``diff`` (``checks``: the ``RuleCheck`` of each ``--fail-on``) as HTML text."""
     summary = {k: v for k, v in diff.to_json(checks).items() if k != "records"}
     sub = f"{Path(diff.before.path).name} \u2192 {Path(diff.after.path).name}"
-    body = _BODY.format(title=html.escape(title), sub=html.escape(sub), statuses=_options(STATUSES),
-                        changes=_options(CHANGES))
+    filters = _FILTERS.format(statuses=_options(STATUSES), changes=_options(CHANGES))
     data = {"summary": summary, "records": [_entry(r) for r in diff.records]}
-    return page(title, body, [asset("render.js"), asset("diff.js", "rt4chart.diff")], data,
-                styles=[asset("diff.css", "rt4chart.diff")])
+    return list_page(title, sub, filters, "id or claim", asset("diff.js", "rt4chart.diff"), data, above=_RULES,
+                     styles=[asset("diff.css", "rt4chart.diff")])
 
 
 def write_diff_html(diff: RunDiff, path: Union[str, Path], checks: Iterable[Any] = (), **kwargs: Any) -> Path:

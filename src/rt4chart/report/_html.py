@@ -56,21 +56,35 @@ def page(title: str, body: str, scripts: Iterable[str], data: Optional[Any] = No
     ])
 
 
-_REPORT_BODY = """<header class="top"><h1>{title}</h1><div class="sub">{sub}</div></header>
+_LIST_BODY = """<header class="top"><h1>{title}</h1><div class="sub">{sub}</div></header>
 <main>
-<section class="summary" id="summary" aria-label="summary"></section>
+<section class="summary" id="summary" aria-label="summary"></section>{above}
 <div class="filters" role="search">
-  <label>label <select id="f-label"><option value="">all</option><option>contradicted</option>
-    <option>baseless</option><option>unverified</option><option>entailed</option>
-    <option value="error">errors</option></select></label>
-  <label>task <select id="f-task"><option value="">all</option></select></label>
-  <label><input type="checkbox" id="f-halluc"> hallucinated only</label>
-  <label>search <input type="search" id="f-text" placeholder="id, question or answer"></label>
+{filters}
+  <label>search <input type="search" id="f-text" placeholder="{search}"></label>
   <span class="count" id="count"></span>
 </div>
 <section id="records" aria-live="polite"></section>
 <button class="more" id="more" type="button">show more</button>
 </main>"""
+
+
+def list_page(title: str, sub: str, filters: str, search: str, script: str, data: Any, *, above: str = "",
+              styles: Iterable[str] = ()) -> str:
+    """A page that lists records (the report, the diff page): header (``title``, ``sub``), summary, ``above``, the
+    filter bar (``filters``, then the text search whose placeholder is ``search``) and the list with its "show
+    more" button; ``script``, the page's own code, runs after ``render.js``. ``filters`` and ``above`` are trusted
+    markup; the other texts are escaped."""
+    body = _LIST_BODY.format(title=html.escape(title), sub=html.escape(sub), above=above, filters=filters,
+                             search=html.escape(search))
+    return page(title, body, [asset("render.js"), script], data, styles)
+
+
+_REPORT_FILTERS = """  <label>label <select id="f-label"><option value="">all</option><option>contradicted</option>
+    <option>baseless</option><option>unverified</option><option>entailed</option>
+    <option value="error">errors</option></select></label>
+  <label>task <select id="f-task"><option value="">all</option></select></label>
+  <label><input type="checkbox" id="f-halluc"> hallucinated only</label>"""
 
 
 def render_html(
@@ -81,8 +95,8 @@ def render_html(
     summary = summarize(entries)
     judges = ", ".join(summary["judges"]) or "n/a"
     sub = f"{summary['records']} records" + (f" from {source}" if source else "") + f" · judge: {judges}"
-    body = _REPORT_BODY.format(title=html.escape(title), sub=html.escape(sub))
-    return page(title, body, [asset("render.js"), asset("report.js")], {"summary": summary, "records": entries})
+    return list_page(title, sub, _REPORT_FILTERS, "id, question or answer", asset("report.js"),
+                     {"summary": summary, "records": entries})
 
 
 def write_html(
