@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from diff_helpers import EXPECTED, two_runs
+from diff_helpers import EXPECTED, rate_runs, two_runs
 
 from rt4chart.diff import check_rule, diff_files, parse_rule, write_diff_html
 
@@ -101,5 +101,24 @@ def test_diff_page_side_by_side(chromium, tmp_path: Path):
 
     page.screenshot(path=str(tmp_path / "diff.png"))
     assert (tmp_path / "diff.png").stat().st_size > 20_000
+    assert errors == []
+    page.close()
+
+
+def test_diff_page_renders_its_records_a_page_at_a_time(chromium, tmp_path: Path):
+    # 150 newly hallucinated records: the shared pager (pager.js) builds 20 cards a page, more as the reader scrolls.
+    path = write_diff_html(diff_files(*rate_runs(tmp_path, 200, 0, 150)), tmp_path / "diff.html")
+    page, errors = _open(chromium, path)
+    assert page.inner_text("#count") == "showing 150 of 200"
+    rendered = int(page.get_attribute("#records", "data-rendered"))
+    assert rendered % 20 == 0 and 20 <= rendered < 150
+    assert page.locator("article.diff-card").count() == rendered and page.is_visible("#more")
+    page.mouse.wheel(0, 200_000)
+    page.wait_for_function(f"+document.getElementById('records').dataset.rendered > {rendered}")
+    page.uncheck("#f-changed")
+    page.wait_for_function("document.getElementById('count').textContent === 'showing 200 of 200'")
+    page.fill("#f-text", "r19")
+    page.wait_for_function("document.getElementById('count').textContent === 'showing 11 of 200'")  # r19, r190..r199
+    assert page.get_attribute("#records", "data-rendered") == "11" and page.is_hidden("#more")
     assert errors == []
     page.close()

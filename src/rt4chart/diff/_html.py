@@ -1,7 +1,7 @@
 """The diff page: one self-contained HTML file, the two runs of each record side by side.
 
 Built on the report's list page (``rt4chart.report._html.list_page``: its stylesheet, label colours, escaping,
-filter bar and list) and its card renderer (``render.js``: claims coloured by label, each
+filter bar and lazily paged list, ``pager.js``) and its card renderer (``render.js``: claims coloured by label, each
 linked to its context evidence); ``diff.js`` adds the summary, the rules, the filters and, per record, the table of
 claims paired across the runs. A context that is the same in both runs travels once.
 """

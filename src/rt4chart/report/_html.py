@@ -22,7 +22,7 @@ _JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
 
 @lru_cache(maxsize=None)
 def asset(name: str, package: str = "rt4chart.report") -> str:
-    """Text of a packaged asset in ``package``'s ``assets`` folder (here: ``rt4.css``, ``render.js``,
+    """Text of a packaged asset in ``package``'s ``assets`` folder (here: ``rt4.css``, ``render.js``, ``pager.js``,
     ``report.js``; pages built on this one, like the diff page, keep theirs in their own package)."""
     return resources.files(package).joinpath("assets", name).read_text(encoding="utf-8")
 
@@ -72,12 +72,12 @@ _LIST_BODY = """<header class="top"><h1>{title}</h1><div class="sub">{sub}</div>
 def list_page(title: str, sub: str, filters: str, search: str, script: str, data: Any, *, above: str = "",
               styles: Iterable[str] = ()) -> str:
     """A page that lists records (the report, the diff page): header (``title``, ``sub``), summary, ``above``, the
-    filter bar (``filters``, then the text search whose placeholder is ``search``) and the list with its "show
-    more" button; ``script``, the page's own code, runs after ``render.js``. ``filters`` and ``above`` are trusted
-    markup; the other texts are escaped."""
+    filter bar (``filters``, then the text search whose placeholder is ``search``) and the list, which ``pager.js``
+    fills page by page; ``script`` is the page's own code, run after ``render.js`` and ``pager.js``. ``filters``
+    and ``above`` are trusted markup; the other texts are escaped."""
     body = _LIST_BODY.format(title=html.escape(title), sub=html.escape(sub), above=above, filters=filters,
                              search=html.escape(search))
-    return page(title, body, [asset("render.js"), script], data, styles)
+    return page(title, body, [asset("render.js"), asset("pager.js"), script], data, styles)
 
 
 _REPORT_FILTERS = """  <label>label <select id="f-label"><option value="">all</option><option>contradicted</option>

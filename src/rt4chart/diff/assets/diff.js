@@ -1,23 +1,14 @@
 /* rt4chart diff page: summary, rules, filters and, per record, its claims paired across the two runs above the
    two results side by side (each rendered by render.js, so claims are coloured and linked to their evidence).
-   Cards are built PAGE at a time as the reader nears the end of the list. All text goes through textContent. */
+   The list is paged lazily by pager.js. All text goes through textContent. */
 (function () {
   "use strict";
-  var RT4 = window.RT4, el = RT4.el;
-  var PAGE = 20;
-  var data = JSON.parse(document.getElementById("rt4-data").textContent);
-  var records = Array.isArray(data.records) ? data.records : [];
-  var summary = data.summary || {};
+  var RT4 = window.RT4, el = RT4.el, stat = RT4.stat;
+  var data = RT4.pageData(), summary = data.summary;
   var counts = summary.counts || {};
 
   function words(name) { return String(name).replace(/_/g, " "); }
   function pct(v) { return typeof v === "number" ? (100 * v).toFixed(1) + "%" : "n/a"; }
-  function stat(n, k, cls) {
-    var d = el("div", "stat" + (cls ? " " + cls : ""));
-    d.appendChild(el("div", "n", n));
-    d.appendChild(el("div", "k", k));
-    return d;
-  }
 
   var sumBox = document.getElementById("summary");
   var rate = summary.rate || {};
@@ -51,9 +42,6 @@
   var fChange = document.getElementById("f-change");
   var fChanged = document.getElementById("f-changed");
   var fText = document.getElementById("f-text");
-  var count = document.getElementById("count");
-  var list = document.getElementById("records");
-  var more = document.getElementById("more");
 
   function haystack(r) {
     if (r.__hay === undefined) {
@@ -64,11 +52,10 @@
     return r.__hay;
   }
 
-  function keep(r) {
+  function keep(r, text) {
     if (fChanged.checked && !r.changed) return false;
     if (fStatus.value && r.diff.status !== fStatus.value) return false;
     if (fChange.value && r.diff.change !== fChange.value) return false;
-    var text = fText.value.trim().toLowerCase();
     return !text || haystack(r).indexOf(text) >= 0;
   }
 
@@ -144,39 +131,6 @@
     return card;
   }
 
-  var shown = [], rendered = 0;
-  function renderMore() {
-    var end = Math.min(shown.length, rendered + PAGE);
-    var frag = document.createDocumentFragment();
-    for (; rendered < end; rendered++) frag.appendChild(render(records[shown[rendered]]));
-    list.appendChild(frag);
-    more.hidden = rendered >= shown.length;
-    list.setAttribute("data-rendered", String(rendered));
-  }
-
-  function apply() {
-    shown = [];
-    for (var i = 0; i < records.length; i++) if (keep(records[i])) shown.push(i);
-    rendered = 0;
-    while (list.firstChild) list.removeChild(list.firstChild);
-    count.textContent = "showing " + shown.length + " of " + records.length;
-    if (!shown.length) list.appendChild(el("div", "empty", "No records match these filters."));
-    renderMore();
-  }
-
-  [fStatus, fChange, fChanged].forEach(function (n) { n.addEventListener("change", apply); });
-  var timer = null;
-  fText.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(apply, 150); });
-  more.addEventListener("click", renderMore);
-  function nearEnd() { return !more.hidden && more.getBoundingClientRect().top < window.innerHeight + 1200; }
-  function fill() {
-    if (rendered < shown.length && nearEnd()) { renderMore(); window.requestAnimationFrame(fill); }
-  }
-  if ("IntersectionObserver" in window) {
-    new IntersectionObserver(function (entries) {
-      if (entries.some(function (e) { return e.isIntersecting; })) fill();
-    }, { rootMargin: "1200px 0px" }).observe(more);
-  }
-  apply();
-  document.body.setAttribute("data-ready", "1");
+  RT4.pager({ records: data.records, page: 20, keep: keep, render: render, controls: [fStatus, fChange, fChanged],
+    search: fText });
 })();

@@ -1,19 +1,8 @@
-/* rt4chart report page: summary, filters and a lazily rendered list of records. Cards are built only when the
-   reader scrolls near the end of the list (PAGE at a time), so thousands of records open without freezing. */
+/* rt4chart report page: summary, filters and the list of records (paged lazily by pager.js). */
 (function () {
   "use strict";
-  var RT4 = window.RT4, el = RT4.el;
-  var PAGE = 30;
-  var data = JSON.parse(document.getElementById("rt4-data").textContent);
-  var records = Array.isArray(data.records) ? data.records : [];
-  var summary = data.summary || {};
-
-  function stat(n, k, cls) {
-    var d = el("div", "stat" + (cls ? " " + cls : ""));
-    d.appendChild(el("div", "n", n));
-    d.appendChild(el("div", "k", k));
-    return d;
-  }
+  var RT4 = window.RT4, el = RT4.el, stat = RT4.stat;
+  var data = RT4.pageData(), summary = data.summary;
 
   function fmtInt(n) { return typeof n === "number" ? n.toLocaleString("en-US") : "0"; }
 
@@ -40,9 +29,6 @@
   var fTask = document.getElementById("f-task");
   var fHall = document.getElementById("f-halluc");
   var fText = document.getElementById("f-text");
-  var count = document.getElementById("count");
-  var list = document.getElementById("records");
-  var more = document.getElementById("more");
 
   var tasks = Array.isArray(summary.tasks) ? summary.tasks : [];
   if (tasks.length) {
@@ -58,7 +44,7 @@
     return rec.__hay;
   }
 
-  function keep(rec) {
+  function keep(rec, text) {
     var err = RT4.isError(rec);
     var lab = fLabel.value;
     if (lab) {
@@ -67,50 +53,16 @@
     }
     if (fHall.checked && (err || rec.hallucinated !== true)) return false;
     if (fTask.value && (err || RT4.recordTask(rec) !== fTask.value)) return false;
-    var text = fText.value.trim().toLowerCase();
     if (text && (err || haystack(rec).indexOf(text) < 0)) return false;
     return true;
   }
 
-  var shown = [], rendered = 0;
-
-  function renderMore() {
-    var end = Math.min(shown.length, rendered + PAGE);
-    var frag = document.createDocumentFragment();
-    for (; rendered < end; rendered++) {
-      var card = RT4.renderRecord(records[shown[rendered]]);
-      card.setAttribute("data-index", String(shown[rendered]));
-      frag.appendChild(card);
+  RT4.pager({
+    records: data.records, page: 30, keep: keep, controls: [fLabel, fTask, fHall], search: fText, number: fmtInt,
+    render: function (rec, i) {
+      var card = RT4.renderRecord(rec);
+      card.setAttribute("data-index", String(i));
+      return card;
     }
-    list.appendChild(frag);
-    more.hidden = rendered >= shown.length;
-    list.setAttribute("data-rendered", String(rendered));
-  }
-
-  function apply() {
-    shown = [];
-    for (var i = 0; i < records.length; i++) if (keep(records[i])) shown.push(i);
-    rendered = 0;
-    while (list.firstChild) list.removeChild(list.firstChild);
-    count.textContent = "showing " + fmtInt(shown.length) + " of " + fmtInt(records.length);
-    if (!shown.length) list.appendChild(el("div", "empty", "No records match these filters."));
-    renderMore();
-  }
-
-  [fLabel, fTask, fHall].forEach(function (n) { n.addEventListener("change", apply); });
-  var timer = null;
-  fText.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(apply, 150); });
-  more.addEventListener("click", renderMore);
-  /* Keep rendering pages while the "more" sentinel is within reach of the viewport, one page per frame. */
-  function nearEnd() { return !more.hidden && more.getBoundingClientRect().top < window.innerHeight + 1200; }
-  function fill() {
-    if (rendered < shown.length && nearEnd()) { renderMore(); window.requestAnimationFrame(fill); }
-  }
-  if ("IntersectionObserver" in window) {
-    new IntersectionObserver(function (entries) {
-      if (entries.some(function (e) { return e.isIntersecting; })) fill();
-    }, { rootMargin: "1200px 0px" }).observe(more);
-  }
-  apply();
-  document.body.setAttribute("data-ready", "1");
+  });
 })();
