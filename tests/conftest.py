@@ -49,13 +49,23 @@ def chromium() -> Iterator[Any]:
         browser.close()
 
 
+def _shared_root(name: str, what: str) -> Path:
+    try:
+        return data_root(name)
+    except InputError as exc:
+        pytest.skip(f"{what} data not available: {exc}")
+
+
 @pytest.fixture
 def ragtruth_root() -> Path:
     """The real RAGTruth data folder (``shared/data``, found as the library finds it); skips the test without it."""
-    try:
-        return data_root("ragtruth")
-    except InputError as exc:
-        pytest.skip(f"RAGTruth data not available: {exc}")
+    return _shared_root("ragtruth", "RAGTruth")
+
+
+@pytest.fixture
+def nli_root() -> Path:
+    """The real NLI data folder (``shared/data/nli``, found as the library finds it); skips the test without it."""
+    return _shared_root("nli", "NLI")
 
 
 _WORDS = ("harbor lantern meadow copper violin glacier orchard pepper saddle thunder velvet walnut beacon canyon "

@@ -53,11 +53,5 @@ def ray_local() -> Iterator[None]:
 
 
 @pytest.fixture
-def ragtruth_available() -> None:
-    from rt4chart.errors import InputError
-    from rt4chart.eval.datasets import data_root
-
-    try:
-        data_root("ragtruth")
-    except InputError as exc:
-        pytest.skip(f"RAGTruth data not available: {exc}")
+def ragtruth_available(ragtruth_root: Path) -> None:
+    """Skips the test without the real RAGTruth data (``ragtruth_root``)."""

@@ -9,8 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rt4chart.errors import InputError
-from rt4chart.eval.datasets import EvalRecord, data_root, load_ragtruth
+from rt4chart.eval.datasets import EvalRecord, load_ragtruth
 from rt4chart_training.verifier import loto
 
 TASKS = ["qa"] * 4 + ["summary"] * 4 + ["data2txt"] * 4
@@ -98,13 +97,9 @@ def test_render_markdown() -> None:
 
 
 @pytest.fixture
-def ragtruth(monkeypatch: pytest.MonkeyPatch) -> Path:
-    try:
-        root = data_root("ragtruth")
-    except InputError as exc:
-        pytest.skip(f"RAGTruth data not available: {exc}")
-    monkeypatch.setenv("RT4CHART_DATA_DIR", str(root))
-    return root
+def ragtruth(ragtruth_root: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("RT4CHART_DATA_DIR", str(ragtruth_root))
+    return ragtruth_root
 
 
 def test_lexical_per_task_10_end_to_end(ragtruth: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:

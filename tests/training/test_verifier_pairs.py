@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rt4chart.errors import ConfigError, InputError
-from rt4chart.eval.datasets import EvalRecord, GoldSpan, data_root, group_key
+from rt4chart.eval.datasets import EvalRecord, GoldSpan, group_key
 from rt4chart_training.verifier import build, nli, synthetic
 from rt4chart_training.verifier.pairs import LABELS, Pair, read_pairs, summary, write_pairs
 from rt4chart_training.verifier.ragtruth_pairs import checkable, claim_label, ragtruth_pairs
@@ -315,17 +315,9 @@ def test_pair_files_round_trip_with_the_same_bytes(tmp_path):
         write_pairs(tmp_path / "c.jsonl.gz", [Pair("P.", "H.", "unknown", "x", "g")])
 
 
-@pytest.fixture
-def shared_data() -> Path:
-    try:
-        return data_root("nli")
-    except InputError as exc:
-        pytest.skip(f"shared data not available: {exc}")
-
-
-def test_build_limit_50_end_to_end(shared_data, tmp_path):
+def test_build_limit_50_end_to_end(nli_root, tmp_path):
     out = tmp_path / "verifier"
-    assert build.main(["--out", str(out), "--limit", "50", "--data-dir", str(shared_data)]) == 0
+    assert build.main(["--out", str(out), "--limit", "50", "--data-dir", str(nli_root)]) == 0
     for stem in ("pairs-nli", "heldout-snli", "pairs-ragtruth", "pairs-synthetic"):
         rows = list(read_pairs(out / f"{stem}.jsonl.gz"))
         card = json.loads((out / f"{stem}.json").read_text())
@@ -340,7 +332,7 @@ def test_build_limit_50_end_to_end(shared_data, tmp_path):
     assert {p.source.split("/")[1] for p in ragtruth} == {"qa", "summary", "data2txt"}
     assert {p.group.split(":")[0] for p in ragtruth} == {"qa", "summary", "data2txt"}
     before = (out / "pairs-synthetic.jsonl.gz").read_bytes()
-    build.main(["--out", str(out), "--limit", "50", "--data-dir", str(shared_data), "--parts", "synthetic"])
+    build.main(["--out", str(out), "--limit", "50", "--data-dir", str(nli_root), "--parts", "synthetic"])
     assert (out / "pairs-synthetic.jsonl.gz").read_bytes() == before
 
 
