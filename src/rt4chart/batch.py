@@ -24,13 +24,15 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Container, Iterable, Iterator, Optional, Union
+from typing import Any, Callable, Container, Coroutine, Iterable, Iterator, Optional, TypeVar, Union
 
 from .audit.auditor import Auditor
 from .errors import ConfigError, InputError
 from .io import FieldMap, ResultLine, Row, checked_rows, read_results
 from .resume import OutputLine, completed_keys, fsync_dir, retry_path, row_key, scan_output
 from .types import AuditResult, Label, Record, RecordError
+
+_T = TypeVar("_T")
 
 
 @dataclass
@@ -314,6 +316,19 @@ async def audit_lines(rows: Iterable[Row], auditor: Auditor, *, fields: FieldMap
     async for index, item, rid in auditor.audit_many(iter(todo)):
         lines[index] = result_line(index, item, ids.get(index, rid))
     return [lines[index] for index, _ in todo]
+
+
+def run_sync(coro: Coroutine[Any, Any, _T]) -> _T:
+    """Run ``coro`` to its end from synchronous code, also from code already inside an event loop in this thread (a
+    notebook, an async test): the coroutine then runs on a loop of its own in a worker thread."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 def run_batch(

@@ -14,7 +14,6 @@ labels, spans and evidence, and a bad row gives error columns naming the record 
 
 from __future__ import annotations
 
-import asyncio
 import math
 from typing import Any, Optional, Union
 
@@ -91,18 +90,6 @@ def _with_columns(df: Any, columns: dict[str, list], dtypes: dict[str, str]) -> 
     return out
 
 
-def _run(coro: Any) -> Any:
-    """Run ``coro`` to the end, also from code already inside an event loop (a notebook): then in a thread."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coro)
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coro).result()
-
-
 def audit_frame(df: Any, *, id: str = "id", context: str = "context", question: str = "question",
                 answer: str = "answer", task: str = "task", judge: Union[str, Any] = "auto",
                 **audit_options: Any) -> Any:
@@ -116,11 +103,11 @@ def audit_frame(df: Any, *, id: str = "id", context: str = "context", question: 
     and the field. Raises ``MissingDependencyError`` without pandas, ``ConfigError`` for bad options or a result
     column that ``df`` already has."""
     _pandas()
-    from .batch import audit_lines
+    from .batch import audit_lines, run_sync
     from .judges.registry import auditor_for
 
     auditor = auditor_for(judge, **audit_options)
-    lines = _run(audit_lines(_rows(df), auditor, fields=_fields(id, context, question, answer, task)))
+    lines = run_sync(audit_lines(_rows(df), auditor, fields=_fields(id, context, question, answer, task)))
     flat = [result_columns(line) for line in lines]
     columns = {name: [row[name] for row in flat] for name in RESULT_COLUMNS}
     return _with_columns(df, columns, {"hallucinated": "boolean", "score": "Float64", "n_claims": "Int64"})

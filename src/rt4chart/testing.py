@@ -18,13 +18,12 @@ may be at most ``max_risk``. An answer with no claim to check is never grounded.
 
 from __future__ import annotations
 
-import asyncio
 import os
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Coroutine, Iterator, Optional, TypeVar, Union
+from typing import Any, Iterator, Optional, Union
 
 from .audit.auditor import Auditor
 from .audit.protocols import Judge
+from .batch import run_sync
 from .errors import ConfigError
 from .judges.registry import JUDGES, build_auditor
 from .llm.settings import llm_env
@@ -94,20 +93,6 @@ def _auditor(judge: Union[str, Judge, Auditor, None]) -> Auditor:
     return Auditor(judge=judge)
 
 
-_T = TypeVar("_T")
-
-
-def _run(coro: Coroutine[Any, Any, _T]) -> _T:
-    """Run ``coro`` to its end from synchronous code, also inside an async test (whose loop runs in this thread:
-    the audit then runs on a loop of its own in a worker thread)."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coro)
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coro).result()
-
-
 def assert_grounded(answer: str, context: Union[str, list[str]], question: Optional[str] = None, *,
                     judge: Union[str, Judge, Auditor, None] = None, max_risk: float = 0.0) -> AuditResult:
     """Audit ``answer`` against ``context`` and raise ``AssertionError``, with a table of its claims, unless the
@@ -120,7 +105,7 @@ def assert_grounded(answer: str, context: Union[str, list[str]], question: Optio
         raise ConfigError(f"max_risk must be between 0 and 1, got {max_risk!r}")
     auditor = _auditor(judge)
     record = {"id": "assert_grounded", "context": context, "question": question, "answer": answer}
-    result = _run(auditor.audit(record))
+    result = run_sync(auditor.audit(record))
     share = risk(result)
     if result.claims and share <= max_risk:
         return result
