@@ -21,9 +21,9 @@ import pyarrow.parquet as pq
 import ray
 
 from ..batch import BatchSummary
-from ..resume import completed_keys, is_parquet_output, row_key
 from ..errors import InputError
 from ..io import FieldMap
+from ..resume import completed_keys, is_parquet_output, row_key
 from ._audit import OUTPUT_SCHEMA, audit_dataset
 from ._read import read_records
 
