@@ -29,8 +29,8 @@ def field_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 #: the options of ``judge_options`` that set the audit itself (W, O, global verification, prefilter, LLM granularity
-#: and decomposition): ``eval ablate`` varies them and leaves them out
-AUDIT_SETTINGS = ("window", "overlap", "no_global", "prefilter", "granularity", "decomposition")
+#: and decomposition) and the calibration made for one setting: ``eval ablate`` varies them and leaves them out
+AUDIT_SETTINGS = ("window", "overlap", "no_global", "prefilter", "granularity", "decomposition", "calibration")
 
 
 def judge_options(f: Any, *, audit_settings: bool = True) -> Any:
@@ -68,6 +68,9 @@ def judge_options(f: Any, *, audit_settings: bool = True) -> Any:
         click.option("--model-dir", type=click.Path(exists=True, file_okay=False), default=None,
                      help="local judge: a models folder you trained (the training scripts' --out-dir); verifier: "
                      "a folder of python3 -m rt4chart_training.verifier.export (default: the shipped one)"),
+        click.option("--calibration", type=click.Path(exists=True, dir_okay=False), default=None,
+                     help="a calibration of this judge for your data (rt4chart calibrate): re-decides each answer "
+                     "at its threshold and gives its calibrated probability as risk"),
     ]
     if not audit_settings:
         opts = [opt for opt in opts if _option_name(opt) not in AUDIT_SETTINGS]

@@ -1,4 +1,5 @@
-"""The ``rt4chart`` command line: ``audit``, ``triage``, ``diagnose``, ``eval``, ``report``, ``diff``, ``serve``.
+"""The ``rt4chart`` command line: ``audit``, ``triage``, ``diagnose``, ``eval``, ``report``, ``diff``, ``serve``,
+``calibrate``.
 
 Subcommands other than ``audit`` live next to their code and are imported only when used, so ``rt4chart audit``
 starts fast and a missing optional extra only affects the command that needs it.
@@ -31,6 +32,7 @@ _LAZY = {
     "report": ("rt4chart.report.cli", "report", "write a self-contained HTML report of audit results"),
     "diff": ("rt4chart.diff.cli", "diff", "compare two runs of results; --fail-on gates CI (exit code 3)"),
     "serve": ("rt4chart.server.cli", "serve", "run the HTTP audit service with a web page"),
+    "calibrate": ("rt4chart.eval.calibrate_cli", "calibrate", "fit a judge's calibration on your labelled answers"),
 }
 
 

@@ -7,6 +7,7 @@ verification against the full C (Table 2) -> evidence re-anchored in C (retromor
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import time
 from collections.abc import Mapping
@@ -22,6 +23,7 @@ from ..text.segment import make_chunks, split_sentences, validate_window
 from ..types import (
     AuditResult, Chunk, Claim, ClaimVerdict, Judgment, Label, Record, RecordError, Sentence, Span, merge_intervals,
 )
+from .calibration import Calibration, fingerprint_with, load_calibration
 from .decompose import Decomposer, RuleDecomposer
 from .joins import and_join, or_join
 from .protocols import Judge
@@ -105,6 +107,7 @@ class Auditor:
         prefilter: bool = False,
         concurrency: int = 8,
         fingerprint: Optional[str] = None,
+        calibration: "Optional[Union[Calibration, str, os.PathLike[str], Mapping[str, Any]]]" = None,
     ) -> None:
         if concurrency < 1:
             raise ConfigError(f"concurrency must be >= 1, got {concurrency}")
@@ -116,7 +119,12 @@ class Auditor:
         #: a digest of what decides this auditor's verdicts (``rt4chart.judges.registry.judge_fingerprint``), written
         #: into each result's ``config`` as ``judge_fingerprint``: ``audit --baseline`` reuses a result only when it
         #: matches. None (an auditor built by hand) writes none, and such results are never reused.
-        self.fingerprint = fingerprint
+        #: a calibration fitted on this judge's scores (``rt4chart calibrate``) re-decides every result
+        #: (``Calibration.apply``); it must name this judge, and it is part of the fingerprint
+        self.calibration = None if calibration is None else load_calibration(calibration)
+        if self.calibration is not None:
+            self.calibration.check_judge(judge.name, fingerprint)
+        self.fingerprint = fingerprint_with(fingerprint, self.calibration)
 
     # -- one record ---------------------------------------------------------------------------------------------
     async def audit(self, record: Union[Record, Mapping[str, Any]], *, index: Optional[int] = None) -> AuditResult:
@@ -127,6 +135,8 @@ class Auditor:
             started = time.perf_counter()
             result = await self._audit(rec)
             usage = meter.total.model_copy(update={"seconds": round(time.perf_counter() - started, 6)})
+        if self.calibration is not None:
+            result = self.calibration.apply(result)
         return result.model_copy(update={"usage": usage})
 
     async def _audit(self, rec: Record) -> AuditResult:

@@ -381,3 +381,12 @@ def _ablate_estimate(records: list, settings: list, skipped: list, options: dict
     console.print(f"wrote {out / 'estimate.json'} and {out / 'estimate.md'}", highlight=False, soft_wrap=True)
     if not quiet:
         click.echo(table)
+
+
+def _add_calibrate() -> None:
+    from .calibrate_cli import eval_calibrate
+
+    eval_group.add_command(eval_calibrate)
+
+
+_add_calibrate()

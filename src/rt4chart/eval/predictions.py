@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
+from rt4chart.audit.calibration import answer_score
 from rt4chart.errors import InputError
 
-from . import metrics as M
 from .datasets import EvalRecord
 
 __all__ = [
@@ -115,26 +115,14 @@ def prediction_from_result(result: Mapping[str, Any]) -> Prediction:
     """Map an audit result (``AuditResult.to_json()``) to a prediction.
 
     ``hallucinated`` and ``spans`` (merged non-entailed answer spans) are taken as is; ``label`` is the answer
-    label; ``evidence`` collects the context evidence of contradicted claims. ``score`` is the highest claim score
-    when the judge scored every claim it decided (the lexical and local judges give each claim a hallucination risk;
-    unverified claims are left out); otherwise (LLM judges) it is the fraction of answer characters inside ``spans``
-    (0.0 for an entailed answer), raised to at least 1/len(answer) when the answer is flagged without spans, so that
-    flagged answers always rank above unflagged ones with no spans.
+    label; ``evidence`` collects the context evidence of contradicted claims. ``score`` is the answer score
+    (``rt4chart.audit.calibration.answer_score``: the highest claim score when the judge scored every claim it
+    decided, else the fraction of answer characters inside ``spans``).
     """
     where = str(result.get("id", "?"))
     base = parse_prediction({k: result[k] for k in ("id", "hallucinated", "spans", "error") if k in result}, where)
     spans = base.spans or ()
-    answer = result.get("answer")
-    n = len(answer) if isinstance(answer, str) and answer else 0
-    covered = sum(e - s for s, e in M.merge_spans(spans))
-    score = covered / n if n else float(bool(base.hallucinated))
-    if base.hallucinated and score == 0.0:
-        score = 1.0 / max(n, 1)
-    decided = [c for c in result.get("claims") or () if isinstance(c, dict) and c.get("label") != "unverified"]
-    claim_scores = [c.get("score") for c in decided]
-    if decided and all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
-                       for x in claim_scores):
-        score = float(max(claim_scores))
+    score = answer_score({**result, "spans": spans})
     label = result.get("label")
     label = label if label in PRED_LABELS else None
     evidence: list[tuple[int, int]] = []
@@ -143,7 +131,7 @@ def prediction_from_result(result: Mapping[str, Any]) -> Prediction:
             for ev in claim.get("evidence") or ():
                 if isinstance(ev, dict) and "start" in ev and "end" in ev:
                     evidence.append((int(ev["start"]), int(ev["end"])))
-    return Prediction(id=base.id, hallucinated=base.hallucinated, score=min(score, 1.0), spans=tuple(spans),
+    return Prediction(id=base.id, hallucinated=base.hallucinated, score=score, spans=tuple(spans),
                       label=label, evidence=tuple(evidence))
 
 

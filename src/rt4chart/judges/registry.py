@@ -109,6 +109,7 @@ def build_auditor(
     prefilter: bool = False,
     concurrency: int = 8,
     decomposition: Optional[str] = None,
+    calibration: Any = None,
     **judge_options: Any,
 ) -> Auditor:
     """An ``Auditor`` for a judge name and options: the one factory of the CLI, the server, ``eval run`` and
@@ -120,8 +121,9 @@ def build_auditor(
     ``"holistic"`` choose the LLM decomposer (LLM judge only); None is the judge's default. ``judge_options`` go to
     ``make_judge`` (local: ``threshold``, ``no_tagger``, ``model_dir``; verifier: ``model_dir``; LLM: ``base_url``,
     ``model``, ``api_key``, ``cache``, ``cache_path`` and the other ``LLMSettings`` fields, and ``backend``: a
-    ``ChatBackend`` in place of the settings' own). Raises ``ConfigError``
-    for an unknown judge, an option the chosen judge does not read, or bad W/O.
+    ``ChatBackend`` in place of the settings' own). ``calibration``: a ``Calibration`` or the file ``rt4chart
+    calibrate`` wrote, fitted on this judge's scores (``Auditor``'s argument). Raises ``ConfigError``
+    for an unknown judge, an option the chosen judge does not read, bad W/O, or a calibration of another judge.
     """
     options = {**judge_options, "concurrency": concurrency}
     if decomposition is not None and decomposition != "rule":
@@ -132,7 +134,8 @@ def build_auditor(
     config = AuditConfig(window, overlap, global_verification, prefilter)
     return Auditor(judge=made, decomposer=decomposer, window=window, overlap=overlap,
                    global_verification=global_verification, prefilter=prefilter, concurrency=concurrency,
-                   fingerprint=judge_fingerprint(made, decomposer or RuleDecomposer(), config, options))
+                   fingerprint=judge_fingerprint(made, decomposer or RuleDecomposer(), config, options),
+                   calibration=calibration)
 
 
 #: options that change how a judge is reached, paced or paid for, not what it decides: not in the fingerprint

@@ -75,7 +75,8 @@ def build_auditor(settings: ServerSettings) -> Any:
     llm = {k: getattr(settings, k) for k in ("base_url", "model", "api_key", "cache_path", "max_tokens")}
     return from_options(settings.judge, window=settings.window, overlap=settings.overlap,
                         global_verification=settings.global_verification, concurrency=settings.concurrency,
-                        no_tagger=not settings.tagger, **{k: v for k, v in llm.items() if v is not None})
+                        no_tagger=not settings.tagger, calibration=settings.calibration,
+                        **{k: v for k, v in llm.items() if v is not None})
 
 
 async def _close(obj: Any) -> None:

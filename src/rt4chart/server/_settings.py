@@ -24,7 +24,7 @@ class ServerSettings:
     ``model``, ``api_key`` and ``cache_path`` configure the LLM judge (``from_env`` reads them from
     ``RT4CHART_BASE_URL``, ``RT4CHART_MODEL``, ``OPENAI_API_KEY`` and ``RT4CHART_CACHE_DIR``); with a base URL or a
     model, ``judge="auto"`` is the LLM judge. ``max_tokens`` caps each LLM reply (None: the LLM settings' default;
-    0: no cap).
+    0: no cap). ``calibration``: a file written by ``rt4chart calibrate`` for this judge, applied to every result.
     """
 
     judge: str = "auto"
@@ -43,6 +43,7 @@ class ServerSettings:
     api_key: Optional[str] = field(default=None, repr=False)
     cache_path: Optional[Union[str, Path]] = None
     max_tokens: Optional[int] = None
+    calibration: Optional[Union[str, Path]] = None
 
     def __post_init__(self) -> None:
         for name in ("max_body_bytes", "max_records", "concurrency"):

@@ -29,12 +29,14 @@ JUDGE_CHOICES = ("auto", "lexical", "local", "llm")
 @click.option("--no-gate", "no_gate", is_flag=True, help="Do not load the RAGScope gate (/v1/triage answers 503).")
 @click.option("--no-tagger", "no_tagger", is_flag=True,
               help="Local judge: skip its MiniLM tagger (trees only; about 4x faster, lower F1).")
+@click.option("--calibration", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="A calibration of the judge for your data (rt4chart calibrate), applied to every result.")
 @click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info", "debug"]), default="info",
               show_default=True)
 def serve(host: str, port: int, judge: str, window: Optional[int], overlap: Optional[int], no_global: bool,
           max_body_bytes: Optional[int], max_records: Optional[int], concurrency: Optional[int],
           timeout_s: Optional[float], max_tokens: Optional[int], no_gate: bool, no_tagger: bool,
-          log_level: str) -> None:
+          calibration: Optional[str], log_level: str) -> None:
     """Serve POST /v1/audit, POST /v1/triage, GET /v1/info, GET /healthz and a web page at /.
 
     Set RT4CHART_API_TOKEN to require `Authorization: Bearer <token>` on /v1 routes. Stops gracefully on Ctrl-C or
@@ -50,7 +52,8 @@ def serve(host: str, port: int, judge: str, window: Optional[int], overlap: Opti
         settings = ServerSettings.from_env(
             judge=judge, window=window, overlap=overlap, global_verification=False if no_global else None,
             max_body_bytes=max_body_bytes, max_records=max_records, concurrency=concurrency, timeout_s=timeout_s,
-            max_tokens=max_tokens, gate=False if no_gate else None, tagger=False if no_tagger else None)
+            max_tokens=max_tokens, gate=False if no_gate else None, tagger=False if no_tagger else None,
+            calibration=calibration)
         auditor = build_auditor(settings)  # fail here, with a usage error, rather than inside uvicorn's startup
     except (ConfigError, MissingDependencyError) as exc:
         raise click.UsageError(str(exc)) from exc

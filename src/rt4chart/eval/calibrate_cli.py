@@ -1,0 +1,307 @@
+"""``rt4chart calibrate`` (fit a calibration of a judge on your labelled answers) and ``rt4chart eval calibrate``
+(its learning curve on a benchmark's audit results).
+
+Exit codes: 0 written; 2 usage or input error (a bad label, a missing field, fewer than ``MIN_LABELS`` labels or
+one class only, results of another judge): nothing is written then.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Optional
+
+import click
+
+from rt4chart._fields import field_options, judge_options
+from rt4chart.errors import ConfigError, InputError, MissingDependencyError, Rt4chartError
+
+from .calibrate import CUTS, METHODS
+
+EXIT_OK, EXIT_USAGE = 0, 2
+
+_TRUE, _FALSE = ("true", "1", "yes"), ("false", "0", "no")
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def _fail(console: Any, message: object) -> None:
+    from .._console import print_error
+
+    print_error(console, message, soft_wrap=True)
+    sys.exit(EXIT_USAGE)
+
+
+def _label(value: Any, rid: Any, field: str) -> bool:
+    """A gold label: true/false (or, as CSV writes them, the strings true/false/1/0/yes/no)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in _TRUE + _FALSE:
+        return value.strip().lower() in _TRUE
+    if value is None:
+        raise InputError("missing label (true if the answer is hallucinated, else false)", record=rid, field=field)
+    raise InputError(f"label {value!r} is not true or false", record=rid, field=field)
+
+
+def _spans(value: Any, rid: Any, answer: str, hallucinated: bool) -> tuple[tuple[int, int], ...]:
+    from .predictions import _pairs
+
+    if value is None or value == "":
+        return ()
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            raise InputError("spans is not a JSON list of {start, end}", record=rid, field="spans") from None
+    pairs = _pairs(value, rid, "spans") or ()
+    for s, e in pairs:
+        if e > len(answer) or s == e:
+            raise InputError(f"span [{s}, {e}) is empty or outside the answer ({len(answer)} characters)",
+                             record=rid, field="spans")
+    if pairs and not hallucinated:
+        raise InputError("spans are given for an answer labelled not hallucinated", record=rid, field="spans")
+    return pairs
+
+
+def read_labelled(path: str, fmt: Optional[str], fields: Any, label_field: str) -> list[tuple[Any, bool, tuple]]:
+    """``(record, hallucinated, spans)`` for every row of ``path``; ``InputError`` naming every bad row."""
+    from ..io import checked_rows, read_rows
+
+    rows = list(read_rows(path, fmt))
+    out, errors = [], []
+    for row, (_, rec, rid) in zip(rows, checked_rows(rows, fields)):
+        try:
+            if isinstance(rec, InputError):
+                raise rec
+            data = row.data or {}
+            label = _label(data.get(label_field), rec.id, label_field)
+            out.append((rec, label, _spans(data.get("spans"), rec.id, rec.answer, label)))
+        except InputError as exc:
+            errors.append(exc)
+    if errors:
+        shown = "; ".join(str(e) for e in errors[:10]) + (f"; … and {len(errors) - 10} more" if len(errors) > 10
+                                                          else "")
+        raise InputError(f"{len(errors)} of {len(rows)} labelled rows are invalid: {shown}")
+    return out
+
+
+def _results_of(labelled: list, results_path: str) -> list[dict]:
+    """The audit result of each labelled record from an earlier audit of them, checked to be one judge's results
+    of these very answers, without a calibration."""
+    from ..io import json_objects
+
+    by_id: dict[str, dict] = {}
+    for obj in json_objects(results_path):
+        by_id.setdefault(str(obj.get("id")), obj)
+    out = []
+    for rec, _, _ in labelled:
+        line = by_id.get(str(rec.id))
+        if line is None:
+            raise InputError(f"{results_path} has no result for this record", record=rec.id, field="id")
+        if "claims" not in line:
+            raise InputError(f"{results_path} holds an error for this record, not a result", record=rec.id)
+        if line.get("answer") != rec.answer:
+            raise InputError(f"the answer in {results_path} differs from the labelled one", record=rec.id,
+                             field="answer")
+        if (line.get("config") or {}).get("calibration"):
+            raise InputError(f"{results_path} was audited with a calibration; calibrate on results audited without "
+                             "one", record=rec.id)
+        out.append(line)
+    return out
+
+
+def _audit(labelled: list, judge_kw: dict, console: Any) -> list[dict]:
+    from ..batch import audit_lines, run_sync
+    from ..io import Row
+    from ..judges.llm import llm_env
+    from ..judges.registry import build_auditor
+    from .._fields import auditor_options
+
+    auditor = build_auditor(**auditor_options(judge_kw, llm_env(os.environ)))
+    console.print(f"auditing {len(labelled)} labelled answers with the {auditor.judge.name} judge …",
+                  highlight=False)
+    rows = [Row(i, rec.model_dump(mode="json")) for i, (rec, _, _) in enumerate(labelled)]
+    lines = run_sync(audit_lines(rows, auditor))
+    failed = [line for line in lines if "claims" not in line]
+    if failed:
+        raise InputError(f"{len(failed)} labelled answers could not be audited (first: {failed[0].get('id')}: "
+                         f"{(failed[0].get('error') or {}).get('message')})")
+    return lines
+
+
+def _judge_of(results: list[dict], wanted: str) -> tuple[str, Optional[str]]:
+    judges = {str(r.get("judge")) for r in results}
+    prints = {(r.get("config") or {}).get("judge_fingerprint") for r in results}
+    if len(judges) != 1 or len(prints) != 1:
+        raise InputError(f"the results come from more than one judge or configuration (judges {sorted(judges)}, "
+                         f"{len(prints)} fingerprints): calibrate one judge at a time")
+    judge = judges.pop()
+    if wanted not in ("auto", judge):
+        raise ConfigError(f"--judge {wanted} was asked for, but the results were audited by the {judge} judge")
+    return judge, prints.pop()
+
+
+@click.command("calibrate")
+@click.argument("labelled", metavar="LABELLED", type=str)
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="calibration JSON to write")
+@click.option("--results", "results_path", type=click.Path(exists=True, dir_okay=False), default=None,
+              metavar="RESULTS.jsonl", help="an audit of the labelled records to reuse instead of auditing them")
+@click.option("--label-field", default="hallucinated", show_default=True,
+              help="input field holding the gold label (true/false)")
+@click.option("--target", default="f1", show_default=True, help="f1, precision:P or recall:R (e.g. precision:0.9)")
+@click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True,
+              help="the monotone map: auto = Platt under 100 labels, else isotonic")
+@click.option("--folds", type=click.IntRange(min=2), default=5, show_default=True, help="cross-validation folds")
+@click.option("--bootstrap", "n_boot", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="group-bootstrap resamples")
+@click.option("--seed", type=int, default=0, show_default=True, help="folds and bootstrap seed")
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "csv", "parquet"]), default=None,
+              help="input format (default: from the extension / content)")
+@field_options
+@judge_options
+def calibrate(labelled: str, output: str, results_path: Optional[str], label_field: str, target: str, method: str,
+              folds: int, n_boot: int, seed: int, fmt: Optional[str], fields: Any, **judge_kw: Any) -> None:
+    """Fit a calibration of a judge for your data from labelled answers: a monotone map from the answer score to a
+    probability and the decision threshold for --target. LABELLED holds records (id, context, answer, optional
+    question) with a boolean `hallucinated` and optional `spans` ([{start, end}] in the answer). Prints
+    cross-validated precision, recall and F1 (group-bootstrap intervals) before and after; apply the file with
+    `rt4chart audit --calibration FILE`."""
+    from ..audit.calibration import answer_score
+    from ..io import writes_over_input
+    from .baselines import parse_target
+    from .calibrate import check_labels, cross_validate, fit_calibration
+
+    console = _console()
+    if judge_kw.get("calibration"):
+        raise click.UsageError("--calibration applies a calibration; calibrate fits one on the judge's own scores")
+    if writes_over_input(labelled, output) or (results_path and writes_over_input(results_path, output)):
+        raise click.UsageError(f"-o/--output {output} is an input file")
+    try:
+        parse_target(target)
+        data = read_labelled(labelled, fmt, fields, label_field)
+        check_labels([label for _, label, _ in data])
+        results = _results_of(data, results_path) if results_path else _audit(data, judge_kw, console)
+        judge, fingerprint = _judge_of(results, judge_kw.get("judge_name", "auto"))
+        scores = [answer_score(r) for r in results]
+        y = [label for _, label, _ in data]
+        calibration = fit_calibration(scores, y, judge=judge, judge_fingerprint=fingerprint, target=target,
+                                      method=method)
+        groups = [(rec.task or "", rec.context) for rec, _, _ in data]
+        decided, _, failed = cross_validate(scores, y, groups, judge=judge, target=target, method=method,
+                                            folds=folds, seed=seed)
+    except (ConfigError, InputError, MissingDependencyError) as exc:
+        _fail(console, exc)
+        return
+    report = _cv_report(data, results, scores, decided, n_boot=n_boot, seed=seed)
+    meta = {**calibration.meta, "folds": folds, "failed_folds": failed, "cross_validated": report,
+            "source": Path(labelled).name}
+    calibration = replace(calibration, meta=meta)
+    try:
+        calibration.save(output)
+    except OSError as exc:
+        _fail(console, f"cannot write {output}: {exc}")
+    click.echo(_render(calibration, report, failed))
+    console.print(f"wrote {output}", highlight=False, soft_wrap=True)
+    sys.exit(EXIT_OK)
+
+
+def _cv_report(data: list, results: list[dict], scores: list, decided: Any, *, n_boot: int, seed: int) -> dict:
+    """Answer precision, recall and F1 of the judge's own decisions and of the cross-validated calibrated ones, with
+    paired group-bootstrap intervals (answers sharing a context resample together)."""
+    from .datasets import EvalRecord, group_key
+    from .predictions import Prediction
+    from .scoring import evaluate
+
+    records = [EvalRecord(id=str(rec.id), context=rec.context, question=rec.question, answer=rec.answer,
+                          task=rec.task or "all", group=group_key(rec.task or "", rec.context), hallucinated=label)
+               for rec, label, _ in data]
+    before = [Prediction(r.id, bool(res["hallucinated"]), s) for r, res, s in zip(records, results, scores)]
+    after = [Prediction(r.id, bool(d) if d >= 0 else bool(res["hallucinated"]), s)
+             for r, res, s, d in zip(records, results, scores, decided)]
+    full = evaluate(records, {"uncalibrated": before, "calibrated": after}, n_boot=n_boot, seed=seed,
+                    reference="uncalibrated")
+    out: dict[str, Any] = {"n": full["n"], "positives": full["positives"], "groups": full["groups"]}
+    for name in ("uncalibrated", "calibrated"):
+        system = full["systems"][name]
+        out[name] = {"answer": system["answer"]["all"], "ranking": (system["ranking"] or {}).get("all")}
+    out["delta_f1"] = full["systems"]["calibrated"]["deltas"]["all"]["answer_f1"]
+    return out
+
+
+def _render(cal: Any, report: dict, failed: int) -> str:
+    def prf(name: str) -> str:
+        a = report[name]["answer"]
+        ci = a["ci"]
+        return " | ".join(f"{a[k]:.3f} [{ci[k][0]:.3f}, {ci[k][1]:.3f}]" for k in ("precision", "recall", "f1"))
+
+    d = report["delta_f1"]
+    lines = [
+        f"calibration of the {cal.judge} judge ({cal.method}, target {cal.meta['target']}): "
+        f"{report['n']} labels used ({report['positives']} hallucinated, {report['groups']} contexts)",
+        f"threshold: answer score >= {cal.threshold:.4f} (calibrated probability {cal.probability_threshold:.3f})",
+        "",
+        f"{cal.meta['folds']}-fold cross-validated, 95% group-bootstrap intervals:",
+        "| | precision | recall | F1 |", "|---|---|---|---|",
+        f"| before (the judge's decisions) | {prf('uncalibrated')} |",
+        f"| after (calibrated) | {prf('calibrated')} |",
+        f"F1 after − before: {d[0]:+.3f} [{d[1]:+.3f}, {d[2]:+.3f}]",
+    ]
+    if failed:
+        lines.append(f"({failed} folds had too few labels or one class: their answers keep the judge's decision)")
+    return "\n".join(lines)
+
+
+@click.command("calibrate")
+@click.option("--results", "results_path", required=True, type=click.Path(exists=True, dir_okay=False),
+              help="audit results of the dataset (the results.jsonl of `rt4chart eval run`)")
+@click.option("--dataset", default="ragtruth", show_default=True, help="as for `eval score`")
+@click.option("--split", default="test", show_default=True, help="train, test or all (RAGTruth)")
+@click.option("--path", "data_path", default=None, help="as for `eval score`")
+@click.option("--sizes", default="25,50,100,200", show_default=True, help="labelled answers per fit")
+@click.option("--draws", type=click.IntRange(min=1), default=5, show_default=True, help="random draws per size")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--target", default="f1", show_default=True, help="f1, precision:P or recall:R")
+@click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True)
+@click.option("--cut", type=click.Choice(CUTS), default="expected", show_default=True,
+              help="choose the threshold on the map's expected counts or on the labels' counts")
+@click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="folder for curve.json and curve.md")
+def eval_calibrate(results_path: str, dataset: str, split: str, data_path: Optional[str], sizes: str, draws: int,
+                   seed: int, target: str, method: str, cut: str, out_dir: Optional[str]) -> None:
+    """Learning curve of calibration, task by task: fit on N labelled answers of one task, score the rest of that
+    task against the judge's own decisions and against always flagging."""
+    from .calibrate import learning_curve, render_curve
+    from .cli import _load
+    from .predictions import read_predictions
+
+    console = _console()
+    try:
+        counts = tuple(int(v) for v in sizes.split(","))
+        if any(v < 1 for v in counts):
+            raise ValueError
+    except ValueError:
+        raise click.UsageError(f"--sizes {sizes!r} is not a comma-separated list of positive numbers") from None
+    try:
+        records = _load(dataset, split, None, data_path, None)
+        preds, errors = read_predictions(results_path, audit_results=True)
+        curve = learning_curve(records, preds, sizes=counts, draws=draws, seed=seed, target=target,
+                               method=method, cut=cut)
+    except (Rt4chartError, ValueError) as exc:
+        _fail(console, exc)
+        return
+    curve["meta"] = {"dataset": dataset, "split": split, "results": results_path, "failed_rows": len(errors)}
+    table = render_curve(curve, f"calibration learning curve: {dataset} {split}")
+    if out_dir:
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "curve.json").write_text(json.dumps(curve, indent=2) + "\n", encoding="utf-8")
+        (out / "curve.md").write_text(table, encoding="utf-8")
+        console.print(f"wrote {out / 'curve.json'} and {out / 'curve.md'}", highlight=False, soft_wrap=True)
+    click.echo(table)
