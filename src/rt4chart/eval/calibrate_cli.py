@@ -127,13 +127,22 @@ def _audit(labelled: list, judge_kw: dict, console: Any) -> list[dict]:
     auditor = build_auditor(**auditor_options(judge_kw, llm_env(os.environ)))
     console.print(f"auditing {len(labelled)} labelled answers with the {auditor.judge.name} judge …",
                   highlight=False)
-    rows = [Row(i, rec.model_dump(mode="json")) for i, (rec, _, _) in enumerate(labelled)]
+    rows = [Row(i, dict(rec)) for i, (rec, _, _) in enumerate(labelled)]
     lines = run_sync(audit_lines(rows, auditor))
     failed = [line for line in lines if "claims" not in line]
     if failed:
         raise InputError(f"{len(failed)} labelled answers could not be audited (first: {failed[0].get('id')}: "
                          f"{(failed[0].get('error') or {}).get('message')})")
     return lines
+
+
+def _pool(results_path: str, judge: str, fingerprint: Optional[str]) -> list[dict]:
+    """Every result of this judge and configuration in ``results_path``, labelled or not: its decisions give the
+    judge's own threshold, toward which a calibration from few labels is shrunk (``rt4chart.eval.calibrate``)."""
+    from ..io import json_objects
+
+    return [obj for obj in json_objects(results_path) if "claims" in obj and isinstance(obj.get("hallucinated"), bool)
+            and str(obj.get("judge")) == judge and (obj.get("config") or {}).get("judge_fingerprint") == fingerprint]
 
 
 def _judge_of(results: list[dict], wanted: str) -> tuple[str, Optional[str]]:
@@ -176,7 +185,7 @@ def calibrate(labelled: str, output: str, results_path: Optional[str], label_fie
     from ..audit.calibration import answer_score
     from ..io import writes_over_input
     from .baselines import parse_target
-    from .calibrate import check_labels, cross_validate, fit_calibration
+    from .calibrate import check_labels, cross_validate, fit_calibration, judge_threshold
 
     console = _console()
     if judge_kw.get("calibration"):
@@ -191,11 +200,13 @@ def calibrate(labelled: str, output: str, results_path: Optional[str], label_fie
         judge, fingerprint = _judge_of(results, judge_kw.get("judge_name", "auto"))
         scores = [answer_score(r) for r in results]
         y = [label for _, label, _ in data]
+        pool = _pool(results_path, judge, fingerprint) if results_path else results
+        own = judge_threshold([answer_score(r) for r in pool], [r["hallucinated"] for r in pool])
         calibration = fit_calibration(scores, y, judge=judge, judge_fingerprint=fingerprint, target=target,
-                                      method=method)
+                                      method=method, own=own, meta={"judge_answers": len(pool)})
         groups = [(rec.task or "", rec.context) for rec, _, _ in data]
         decided, _, failed = cross_validate(scores, y, groups, judge=judge, target=target, method=method,
-                                            folds=folds, seed=seed)
+                                            folds=folds, seed=seed, own=own)
     except (ConfigError, InputError, MissingDependencyError) as exc:
         _fail(console, exc)
         return
@@ -230,8 +241,8 @@ def _cv_report(data: list, results: list[dict], scores: list, decided: Any, *, n
     out: dict[str, Any] = {"n": full["n"], "positives": full["positives"], "groups": full["groups"]}
     for name in ("uncalibrated", "calibrated"):
         system = full["systems"][name]
-        out[name] = {"answer": system["answer"]["all"], "ranking": (system["ranking"] or {}).get("all")}
-    out["delta_f1"] = full["systems"]["calibrated"]["deltas"]["all"]["answer_f1"]
+        out[name] = {"answer": system["answer"]["overall"], "ranking": (system["ranking"] or {}).get("overall")}
+    out["delta_f1"] = full["systems"]["calibrated"]["deltas"]["overall"]["answer_f1"]
     return out
 
 
@@ -245,7 +256,10 @@ def _render(cal: Any, report: dict, failed: int) -> str:
     lines = [
         f"calibration of the {cal.judge} judge ({cal.method}, target {cal.meta['target']}): "
         f"{report['n']} labels used ({report['positives']} hallucinated, {report['groups']} contexts)",
-        f"threshold: answer score >= {cal.threshold:.4f} (calibrated probability {cal.probability_threshold:.3f})",
+        f"threshold: answer score >= {cal.threshold:.4f} (calibrated probability {cal.probability_threshold:.3f})"
+        + (f"; fitted {cal.meta['fitted_threshold']:.4f}, shrunk toward the judge's own "
+           f"{cal.meta['judge_threshold']:.4f} with the weight of {cal.meta['prior_labels']:g} labels"
+           if "fitted_threshold" in cal.meta else ""),
         "",
         f"{cal.meta['folds']}-fold cross-validated, 95% group-bootstrap intervals:",
         "| | precision | recall | F1 |", "|---|---|---|---|",

@@ -69,13 +69,15 @@ def _json_result(result: AuditResult) -> Response:
 
 
 def build_auditor(settings: ServerSettings) -> Any:
-    """The auditor for ``settings.judge`` (raises ``ConfigError`` for an unknown or unavailable judge)."""
+    """The auditor for ``settings.judge`` (raises ``ConfigError`` for an unknown or unavailable judge), with the
+    options the command line would give it (``--no-tagger`` only when set), so that its judge fingerprint is the
+    command line's and a calibration fitted there applies here."""
     from ..judges.registry import build_auditor as from_options
 
     llm = {k: getattr(settings, k) for k in ("base_url", "model", "api_key", "cache_path", "max_tokens")}
     return from_options(settings.judge, window=settings.window, overlap=settings.overlap,
                         global_verification=settings.global_verification, concurrency=settings.concurrency,
-                        no_tagger=not settings.tagger, calibration=settings.calibration,
+                        calibration=settings.calibration, **({} if settings.tagger else {"no_tagger": True}),
                         **{k: v for k, v in llm.items() if v is not None})
 
 
