@@ -132,3 +132,13 @@ def test_f1_threshold_is_shrunk_toward_the_judges_own_by_the_prior() -> None:
     assert fit_calibration(s, y, judge="j", method="platt", own=0.5, prior=0).threshold == free.threshold
     precise = fit_calibration(s, y, judge="j", method="platt", own=0.5, prior=100, target="precision:0.8")
     assert "fitted_threshold" not in precise.meta  # a precision target is not the judge's threshold
+
+
+def test_folds_too_small_to_fit_are_counted_and_left_undecided() -> None:
+    s, _ = _data(22, seed=5)
+    y = np.zeros(22, dtype=bool)
+    y[[0, 1, 2]] = True  # a class rarer than the folds: scikit-learn's warning does not escape (warnings are errors)
+    decided, prob, failed = cross_validate(s, y, list(range(22)), judge="j", folds=5, seed=0)
+    assert failed == 5 and (decided == -1).all() and np.isnan(prob).all()  # each training part has < 20 labels
+    decided, prob, failed = cross_validate(s, y, list(range(22)), judge="j", folds=2, seed=0)
+    assert failed == 2  # 11 labels per training part
