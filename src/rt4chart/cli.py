@@ -252,7 +252,10 @@ def _estimate(input_path: str, output: Optional[str], fmt: Optional[str], fields
         print_error(console, exc)
         sys.exit(EXIT_USAGE)
     skipped = len(rows) - len(records)
-    setting = (f"{options.get('granularity') or 'per-claim'}, {options.get('decomposition') or 'sentence'} "
+    hybrid = options.get("judge") == "hybrid"
+    setting = (("hybrid: local judge, then " if hybrid else "")
+               + f"{options.get('granularity') or ('batched' if hybrid else 'per-claim')}, "
+               f"{options.get('decomposition') or ('rule' if hybrid else 'sentence')} "
                f"decomposition, W={options['window']}, O={options['overlap']}, global "
                f"{'on' if options['global_verification'] else 'off'}" + (", prefilter" if options["prefilter"] else ""))
     title = f"rt4chart audit --estimate: {options.get('model')}, {result.audited} records" + \

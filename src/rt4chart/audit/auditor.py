@@ -127,7 +127,7 @@ class Auditor:
             started = time.perf_counter()
             result = await self._audit(rec)
             usage = meter.total.model_copy(update={"seconds": round(time.perf_counter() - started, 6)})
-        return result.model_copy(update={"usage": usage})
+        return result.model_copy(update={"usage": usage, "errors": (*result.errors, *meter.notes)})
 
     async def _audit(self, rec: Record) -> AuditResult:
         context, answer, question = rec.context, rec.answer, rec.question
