@@ -91,11 +91,11 @@ def llm_claims(row: dict, judge: str) -> tuple[int, int]:
     judged = bad = 0
     for c in row["claims"]:
         reason = c.get("reason") or ""
-        if judge == "hybrid":
+        if judge.startswith("hybrid"):
             failed = "LLM check failed" in reason
             judged += failed or (c.get("prompt_version") or "").startswith("hybrid")
             bad += failed
-        else:
+        elif judge == "llm":
             judged += 1
             bad += c["label"] == "unverified"
     return judged, bad
@@ -107,20 +107,24 @@ def pct(values: list[float], q: float) -> float:
 
 def summarize(judge: str, rows: list[dict], gold: list[Any], cases: list[dict], expected: list[str],
               paper: dict) -> dict:
-    secs = [r["usage"]["seconds"] for r in rows]
+    secs = [r["usage"]["seconds"] for r in rows] or [float("nan")]
+    rows_or_none = rows or [{"usage": {"calls": 0, "prompt_tokens": 0, "cached_tokens": 0, "completion_tokens": 0}}]
     judged = [llm_claims(r, judge) for r in rows + cases + [paper]]
     return {
         "judge": judge, "answers": len(rows),
-        "answer_f1": answer_prf([g.hallucinated for g in gold], [r["hallucinated"] for r in rows]).f1,
+        "answer_f1": answer_prf([g.hallucinated for g in gold], [r["hallucinated"] for r in rows]).f1 if rows
+        else float("nan"),
         "span_f1": span_prf([[(s.start, s.end) for s in g.spans] for g in gold],
-                            [[(s["start"], s["end"]) for s in r["spans"]] for r in rows]).f1,
+                            [[(s["start"], s["end"]) for s in r["spans"]] for r in rows]).f1 if rows
+        else float("nan"),
         "cases_right": sum(c["claims"][0]["label"] == e for c, e in zip(cases, expected) if c["claims"]),
         "paper": [c["label"] for c in paper["claims"]], "paper_label": paper["label"],
         "paper_seconds": paper["usage"]["seconds"],
         "median_s": statistics.median(secs), "p90_s": pct(secs, 0.9), "mean_s": statistics.fmean(secs),
-        "calls": statistics.median(r["usage"]["calls"] for r in rows),
-        "evaluated": statistics.median(r["usage"]["prompt_tokens"] - r["usage"]["cached_tokens"] for r in rows),
-        "completion": statistics.median(r["usage"]["completion_tokens"] for r in rows),
+        "calls": statistics.median(r["usage"]["calls"] for r in rows_or_none),
+        "evaluated": statistics.median(r["usage"]["prompt_tokens"] - r["usage"]["cached_tokens"]
+                                       for r in rows_or_none),
+        "completion": statistics.median(r["usage"]["completion_tokens"] for r in rows_or_none),
         "llm_claims": sum(j for j, _ in judged), "unusable": sum(b for _, b in judged),
     }
 
@@ -147,6 +151,9 @@ def main(argv: Optional[list[str]] = None) -> None:
                     help="the hybrid judge's (the LLM judge is always batched)")
     ap.add_argument("--llm-answers", type=int, default=None,
                     help="the LLM judge audits only the first N slice answers of each task (default: all)")
+    ap.add_argument("--floor", type=float, default=None, help="the hybrid judge's routing floor (default: its own)")
+    ap.add_argument("--margin", type=float, default=None, help="the hybrid judge's margin (default: its own)")
+    ap.add_argument("--no-slice", action="store_true", help="the cases and the paper example only")
     ap.add_argument("-o", "--out", required=True)
     args = ap.parse_args(argv)
     out = Path(args.out)
@@ -161,13 +168,17 @@ def main(argv: Optional[list[str]] = None) -> None:
                            granularity="batched" if judge == "llm" else args.granularity)
         if judge == "llm":
             options["decomposition"] = "rule"  # the same claims as the other two judges
+        if judge == "hybrid":
+            options.update({k: v for k, v in (("floor", args.floor), ("margin", args.margin)) if v is not None})
         auditor = build_auditor(judge, **options)
-        gold = slice_records(args.llm_answers if judge == "llm" else None)
+        gold = [] if args.no_slice else slice_records(args.llm_answers if judge == "llm" else None)
         records = [g.to_record() for g in gold]
         rows = asyncio.run(audit_all(auditor, records, out / f"{judge}-slice.jsonl"))
         case_rows = asyncio.run(audit_all(auditor, cases, out / f"{judge}-cases.jsonl"))
         [paper_row] = asyncio.run(audit_all(auditor, [paper], out / f"{judge}-paper.jsonl"))
-        summaries.append(summarize(judge, rows, gold, case_rows, [c["expected"] for c in cases], paper_row))
+        name = judge + (f" (floor {args.floor:g})" if judge == "hybrid" and args.floor is not None else "") + \
+            (f" (margin {args.margin:g})" if judge == "hybrid" and args.margin is not None else "")
+        summaries.append(summarize(name, rows, gold, case_rows, [c["expected"] for c in cases], paper_row))
         times[judge] = {r["id"]: r["usage"]["seconds"] for r in rows}
         print(f"{judge}: done", flush=True)
     note = ""
@@ -179,7 +190,7 @@ def main(argv: Optional[list[str]] = None) -> None:
                 f"llm --granularity batched, {hyb_s:.1f} s for hybrid ({llm_s / hyb_s:.1f}x).")
     table = render(summaries, note)
     (out / "table.md").write_text(table)
-    (out / "summary.json").write_text(json.dumps(summaries, indent=2))
+    (out / "summary.json").write_text(json.dumps(summaries, indent=2, default=str))
     print(table)
 
 

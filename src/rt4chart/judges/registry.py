@@ -47,7 +47,8 @@ def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
     models folder written by the training scripts' ``--out-dir``; default: the shipped one); for ``verifier``:
     ``model_dir`` (a folder written by ``python3 -m rt4chart_training.verifier.export``; default: the shipped one);
     for ``llm``: the fields of ``rt4chart.judges.llm.LLMSettings`` (``base_url``, ``model``, ...); for ``hybrid``:
-    the local judge's and the LLM's (its ``granularity`` defaults to ``batched``: one call per answer); ``backend``, a
+    the local judge's and the LLM's (its ``granularity`` defaults to ``batched``: one call per answer), and ``floor``
+    and ``margin`` (``HybridJudge``'s routing); ``backend``, a
     ``ChatBackend`` to use instead of the one the settings describe (the cost estimate's, which calls no model); and
     ``limiter`` (a request pacer shared with other processes, ``rt4chart.llm.backend.Limiter``; the Ray engine's).
     ``threads`` sizes the onnxruntime pool of the local judge's tagger and of the verifier (default: the CPU
@@ -96,7 +97,9 @@ def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
         from .hybrid import HybridJudge
 
         chat = backend if backend is not None else build_backend(settings, limiter=options.get("limiter"))
-        return HybridJudge(_local_judge(options), chat, granularity=options.get("granularity") or "batched"), None
+        routing = {k: options[k] for k in ("floor", "margin") if options.get(k) is not None}
+        return HybridJudge(_local_judge(options), chat, granularity=options.get("granularity") or "batched",
+                           **routing), None
     return build_llm(settings, backend=backend, limiter=options.get("limiter"))
 
 
