@@ -98,6 +98,13 @@ def test_callback_handler_raises_on_a_hallucinated_answer(paper, passages, clean
     assert err.value.result.hallucinated and "priority email support" in str(err.value)
 
 
+async def test_async_callback_handler_raises_on_a_hallucinated_answer(paper, passages):
+    handler = AsyncAuditCallbackHandler(judge="local", raise_on_hallucination=True)
+    with pytest.raises(HallucinationError, match="baseless"):
+        await string_chain(passages, paper["answer"]).ainvoke(paper["question"], config={"callbacks": [handler]})
+    assert handler.last.hallucinated
+
+
 @pytest.mark.parametrize("handler_type", [AsyncAuditCallbackHandler, AuditCallbackHandler])
 async def test_callback_handlers_on_async_runs(handler_type, paper, passages, clean_answer):
     handler = handler_type(judge="local")
