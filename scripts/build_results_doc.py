@@ -4,7 +4,7 @@
 from pathlib import Path
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
-ORDER = ["eval", "lexical", "local_judge", "verifier", "gate", "llm", "ablation", "facets", "server", "engine",
+ORDER = ["eval", "lexical", "local_judge", "verifier", "gate", "llm", "hybrid", "ablation", "facets", "server", "engine",
          "consolidation"]
 
 
