@@ -67,6 +67,12 @@ def judge_options(f: Any, *, audit_settings: bool = True) -> Any:
                      help="claim threshold of the local judge (default: calibrated, in its model card)"),
         click.option("--no-tagger", is_flag=True,
                      help="local judge: skip its MiniLM tagger (trees only; about 4x faster, lower F1)"),
+        click.option("--floor", type=click.FloatRange(0, 1), default=None,
+                     help="hybrid judge: claims the local judge scores under this are not sent to the LLM (default "
+                     "0.15; 0 sends every claim some sentence supports)"),
+        click.option("--margin", type=click.FloatRange(0, 1), default=None,
+                     help="hybrid judge: baseless claims scored under the local threshold + this are sent to the LLM "
+                     "(default 0.25)"),
         click.option("--model-dir", type=click.Path(exists=True, file_okay=False), default=None,
                      help="local judge: a models folder you trained (the training scripts' --out-dir); verifier: "
                      "a folder of python3 -m rt4chart_training.verifier.export (default: the shipped one)"),

@@ -209,6 +209,12 @@ def test_registry_and_fingerprint(serve):
     assert len({a.fingerprint, b.fingerprint, c.fingerprint}) == 3
     with pytest.raises(ConfigError, match="needs the LLM judge"):
         make_judge("hybrid", base_url=server.base_url, model="m", decomposition="holistic")
+    with pytest.raises(ConfigError, match="--floor route the hybrid judge's claims, but the judge here is local"):
+        make_judge("local", floor=0.0)
+    routed, _ = make_judge("hybrid", base_url=server.base_url, model="m", floor=0.0, margin=1.0)
+    assert (routed.floor, routed.margin) == (0.0, 1.0)
+    d = build_auditor("hybrid", base_url=server.base_url, model="m", floor=0.0)
+    assert d.fingerprint != a.fingerprint  # routing changes verdicts: --baseline re-audits
 
 
 def test_cli_audit_with_the_hybrid_judge(serve, tmp_path: Path, monkeypatch):

@@ -75,6 +75,10 @@ def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
         if given:
             verb = "configures" if len(given) == 1 else "configure"
             raise ConfigError(f"{' and '.join(given)} {verb} the local judge, but the judge here is {name}")
+    if name != "hybrid":
+        given = [f"--{key}" for key in ("floor", "margin") if options.get(key) is not None]
+        if given:
+            raise ConfigError(f"{' and '.join(given)} route the hybrid judge's claims, but the judge here is {name}")
     if name != "llm" and options.get("decomposition") not in (None, "rule"):
         raise ConfigError(f"--decomposition {options['decomposition']} needs the LLM judge; the {name} judge reads "
                           "claims from the rule decomposer")
