@@ -11,7 +11,8 @@ How it decides one answer at global verification (local verification is the loca
    unverified ones.
 3. **Premise.** Each routed claim brings the few context sentences the local judge found for it (its evidence
    quotes and its best-covering sentences); their union, in context order, is numbered as the premise. The model
-   sees only that, never the whole context, so prompts stay short on a CPU.
+   sees only that, never the whole context, so prompts stay short on a CPU; the question is not sent (a claim is
+   checked against the context alone, as the local judge's verdicts are).
 4. **One question.** ``batched`` (default): one call for the answer, all routed claims listed after the premise,
    one verdict each. ``per-claim``: one call per routed claim, each with the same premise first, so that a server's
    prefix cache evaluates it once. Both prompts put the instructions first, then the premise, the claims last.
@@ -36,7 +37,7 @@ from ..errors import ConfigError
 from ..llm.ask import Asked, ask
 from ..llm.backend import ChatBackend
 from ..llm.schemas import NumberedCheck, PremiseCheck, batch_check_reply
-from ..llm.templates import Prompt, format_numbered, load_prompt
+from ..llm.templates import Prompt, as_data, format_numbered, load_prompt
 from ..meter import record_note
 from ..types import Claim, Judgment, Label, RecordError, Stage
 from .local import LocalJudge
@@ -173,8 +174,9 @@ class HybridJudge:
         if self.granularity == "per-claim":
             out = []
             for claim in claims:  # one after another: each request reuses the premise its predecessor cached
-                ex = await ask(self.backend, self.prompt, {"premise": premise, "claim": " ".join(claim.text.split())},
-                               PremiseCheck, reask=REASK)
+                text = as_data(" ".join(claim.text.split()))
+                ex = await ask(self.backend, self.prompt, {"premise": premise, "claim": text}, PremiseCheck,
+                               reask=REASK)
                 out.append((ex.reply, "") if ex.ok else (None, _why(ex)))
             return out
         n = len(claims)
