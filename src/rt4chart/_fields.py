@@ -38,10 +38,12 @@ def judge_options(f: Any, *, audit_settings: bool = True) -> Any:
     values the command receives into the options of ``rt4chart.judges.registry.build_auditor``. Without
     ``audit_settings`` the options named in ``AUDIT_SETTINGS`` are left out."""
     opts = [
-        click.option("--judge", "judge_name", type=click.Choice(["auto", "lexical", "local", "llm", "verifier"]),
+        click.option("--judge", "judge_name",
+                     type=click.Choice(["auto", "lexical", "local", "llm", "verifier", "hybrid"]),
                      default="auto", show_default=True, help="auto = LLM if --base-url/--model or RT4CHART_BASE_URL "
                      "is set, else the trained offline judge if installed, else lexical; verifier = the NLI claim "
-                     "verifier (--model-dir: its model folder)."),
+                     "verifier (--model-dir: its model folder); hybrid = the offline judge, with the LLM of "
+                     "--base-url/--model asked only about the claims that need meaning."),
         click.option("--window", "-W", type=int, default=25, show_default=True, help="chunk size W in sentences"),
         click.option("--overlap", "-O", type=int, default=10, show_default=True, help="chunk overlap O (< W)"),
         click.option("--no-global", is_flag=True, help="skip global verification (local labels are final)"),
@@ -52,7 +54,7 @@ def judge_options(f: Any, *, audit_settings: bool = True) -> Any:
         click.option("--api-key", default=None, help="API key (default: $OPENAI_API_KEY)"),
         click.option("--rpm", type=int, default=None, help="requests-per-minute limit for the LLM"),
         click.option("--granularity", type=click.Choice(["per-claim", "batched"]), default=None,
-                     help="LLM calls per claim (paper-exact) or per chunk/answer"),
+                     help="LLM calls per claim (paper-exact) or per chunk/answer (hybrid: per answer by default)"),
         click.option("--decomposition", type=click.Choice(["sentence", "holistic", "rule"]), default=None,
                      help="claim decomposition (LLM: sentence or holistic; rule = offline)"),
         click.option("--no-cache", is_flag=True, help="do not use the LLM response cache"),
@@ -65,6 +67,12 @@ def judge_options(f: Any, *, audit_settings: bool = True) -> Any:
                      help="claim threshold of the local judge (default: calibrated, in its model card)"),
         click.option("--no-tagger", is_flag=True,
                      help="local judge: skip its MiniLM tagger (trees only; about 4x faster, lower F1)"),
+        click.option("--floor", type=click.FloatRange(0, 1), default=None,
+                     help="hybrid judge: claims the local judge scores under this are not sent to the LLM (default "
+                     "0.15; 0 sends every claim some sentence supports)"),
+        click.option("--margin", type=click.FloatRange(0, 1), default=None,
+                     help="hybrid judge: baseless claims scored under the local threshold + this are sent to the LLM "
+                     "(default 0.25)"),
         click.option("--model-dir", type=click.Path(exists=True, file_okay=False), default=None,
                      help="local judge: a models folder you trained (the training scripts' --out-dir); verifier: "
                      "a folder of python3 -m rt4chart_training.verifier.export (default: the shipped one)"),

@@ -142,6 +142,9 @@ def _print_summary(summary: Any, console: Any, *, baseline: bool = False) -> Non
               "are unchanged get their PREV result again; only the others are audited")
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "csv", "parquet"]), default=None,
               help="input format (default: from the extension / content)")
+@click.option("--from", "source", type=click.Choice(["records", "openinference"]), default="records",
+              show_default=True, help="openinference: INPUT is a span file (OTLP JSON, or a Phoenix export as Parquet "
+              "or JSONL), audited as one record per trace: its retrieved documents and its last LLM output")
 @field_options
 @click.option("--gate-accept", type=click.FloatRange(0.0, 1.0, max_open=True), default=None,
               help="accept this fraction of lowest-risk records with the RAGScope gate, without judging them")
@@ -158,7 +161,7 @@ def _print_summary(summary: Any, console: Any, *, baseline: bool = False) -> Non
 @judge_options
 @estimate_options
 def audit(input_path: str, output: Optional[str], resume: bool, retry_errors: bool, baseline: Optional[str],
-          fmt: Optional[str], fields: Any, gate_accept: Optional[float], quiet: bool, engine: str,
+          fmt: Optional[str], source: str, fields: Any, gate_accept: Optional[float], quiet: bool, engine: str,
           address: Optional[str], workers: Optional[int], estimate: bool, tokenizer_file: Optional[str],
           reasoning_tokens: Optional[int], **judge_kw: Any) -> None:
     """Audit every record of INPUT (JSONL, JSON array, CSV or Parquet; - for stdin) and write one result per
@@ -175,6 +178,8 @@ def audit(input_path: str, output: Optional[str], resume: bool, retry_errors: bo
     from .io import read_rows, writes_over_input
 
     console = Console(stderr=True)
+    if source != "records" and (estimate or engine != "local" or fmt):
+        raise click.UsageError(f"--from {source} works with --engine local, without --format and --estimate")
     if estimate:
         _estimate(input_path, output, fmt, fields, judge_kw, tokenizer_file, reasoning_tokens, console,
                   resume=resume, retry_errors=retry_errors, gate_accept=gate_accept, baseline=baseline,
@@ -199,7 +204,12 @@ def audit(input_path: str, output: Optional[str], resume: bool, retry_errors: bo
         raise click.UsageError(f"-o/--output {output} is a Parquet folder, which only --engine ray writes")
     try:
         auditor = build_auditor(**judge_kw)
-        rows = list(read_rows(input_path, fmt))
+        if source == "openinference":
+            from .traces import trace_rows
+
+            rows = list(trace_rows(input_path, fields))
+        else:
+            rows = list(read_rows(input_path, fmt))
         previous = read_baseline(baseline) if baseline is not None else None
     except (ConfigError, InputError, MissingDependencyError) as exc:
         print_error(console, exc)
@@ -254,7 +264,10 @@ def _estimate(input_path: str, output: Optional[str], fmt: Optional[str], fields
         print_error(console, exc)
         sys.exit(EXIT_USAGE)
     skipped = len(rows) - len(records)
-    setting = (f"{options.get('granularity') or 'per-claim'}, {options.get('decomposition') or 'sentence'} "
+    hybrid = options.get("judge") == "hybrid"
+    setting = (("hybrid: local judge, then " if hybrid else "")
+               + f"{options.get('granularity') or ('batched' if hybrid else 'per-claim')}, "
+               f"{options.get('decomposition') or ('rule' if hybrid else 'sentence')} "
                f"decomposition, W={options['window']}, O={options['overlap']}, global "
                f"{'on' if options['global_verification'] else 'off'}" + (", prefilter" if options["prefilter"] else ""))
     title = f"rt4chart audit --estimate: {options.get('model')}, {result.audited} records" + \

@@ -6,6 +6,7 @@
     ├── JudgeError             a judge could not produce a usable verdict
     │   └── BackendError       the LLM backend gave up (carries raw reply, attempts, usage)
     ├── RelationError          the retromorphic relation does not hold for a trace
+    ├── HallucinationError     an answer was audited as hallucinated where the caller asked to stop on one
     └── MissingDependencyError an optional extra is not installed (message says which pip extra)
 
 A record that cannot be audited is reported with the ``kind`` of what failed (``error_kind``): ``input`` (the
@@ -71,6 +72,15 @@ class BackendError(JudgeError):
 
 class RelationError(Rt4chartError):
     """A verification trace violates the retromorphic relation (evidence not in C, or baseless with evidence)."""
+
+
+class HallucinationError(Rt4chartError):
+    """An answer was audited as hallucinated where the caller asked to stop on one (the LangChain callback
+    handler's ``raise_on_hallucination``). ``result`` is the ``AuditResult``; the message holds its claim table."""
+
+    def __init__(self, message: str, *, result: Any) -> None:
+        super().__init__(message)
+        self.result = result
 
 
 class MissingDependencyError(Rt4chartError, ImportError):

@@ -34,6 +34,8 @@ EXPECTED = {
     "global_ent.v2": {"context", "question", "focus", "claim"},
     "global_con.v2": {"context", "question", "focus", "claim"},
     "global_batched.v2": {"context", "question", "focus_chunks", "claims", "local_results"},
+    "hybrid_batched.v3": {"premise", "claims"},
+    "hybrid_claim.v3": {"premise", "claim"},
 }
 
 
@@ -48,7 +50,7 @@ def test_every_template_ships_with_its_placeholders():
 @pytest.mark.parametrize("pid", sorted(EXPECTED))
 def test_long_shared_text_comes_before_the_varying_text(pid):
     user = load_prompt(*pid.split(".")).user
-    order = [user.index("{{" + n + "}}") for n in ("context", "chunk", "answer", "question", "focus", "claim",
+    order = [user.index("{{" + n + "}}") for n in ("context", "chunk", "premise", "answer", "question", "focus", "claim",
                                                        "claims", "sentence") if "{{" + n + "}}" in user]
     assert order == sorted(order)
 

@@ -4,6 +4,7 @@ multi-node cluster is joined (``rt4chart audit --engine ray --address HOST:PORT`
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -35,9 +36,11 @@ def ray_head(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     ``ray.init()`` looks) is removed if it still names this head."""
     if ray.is_initialized():
         ray.shutdown()
-    # Ray's token authentication: the head and the driver read the same token (~/.ray/auth_token); a driver that
-    # joins by HOST:PORT sends it only when RAY_AUTH_MODE says so (read when Ray starts in that process)
+    # Ray's token authentication: the head and the driver share this test's own token (a fresh machine has no
+    # ~/.ray/auth_token, and ray start does not write one); a driver that joins by HOST:PORT sends it only when
+    # RAY_AUTH_MODE says so (read when Ray starts in that process)
     monkeypatch.setenv("RAY_AUTH_MODE", "token")
+    monkeypatch.setenv("RAY_AUTH_TOKEN", secrets.token_hex(32))
     port = _free_port()
     log = open(tmp_path / "ray-start.log", "w")
     cmd = [sys.executable, "-m", "ray.scripts.scripts", "start", "--head", f"--port={port}",

@@ -27,6 +27,7 @@ def test_the_package_holds_the_training_and_experiment_modules():
         "rt4chart_training.device_tagger",
         "rt4chart_training.experiments.claim_calibration",
         "rt4chart_training.experiments.hand_cases",
+        "rt4chart_training.experiments.hybrid_policy",
         "rt4chart_training.experiments.one_edit_fires",
         "rt4chart_training.experiments.semantic_cascade",
         "rt4chart_training.experiments.tune_lexical_judge",

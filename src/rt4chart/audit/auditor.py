@@ -137,7 +137,7 @@ class Auditor:
             usage = meter.total.model_copy(update={"seconds": round(time.perf_counter() - started, 6)})
         if self.calibration is not None:
             result = self.calibration.apply(result)
-        return result.model_copy(update={"usage": usage})
+        return result.model_copy(update={"usage": usage, "errors": (*result.errors, *meter.notes)})
 
     async def _audit(self, rec: Record) -> AuditResult:
         context, answer, question = rec.context, rec.answer, rec.question

@@ -14,7 +14,11 @@ Assumed replies (``Assumptions``), per call type:
 - a verdict (``local`` and ``global_*``, and every claim of ``local_batched`` and ``global_batched``): the lexical
   judge's label for the claim against the prompt's chunk or context, with its evidence sentences as quotes for
   entailed and contradicted (baseless, and the lexical judge's unverified, become baseless with no quote); its
-  ``reasoning`` counts ``reasoning_tokens`` and its ``reason`` ``reason_tokens``.
+  ``reasoning`` counts ``reasoning_tokens`` and its ``reason`` ``reason_tokens``;
+- a premise check of the hybrid judge (``hybrid_claim``, every claim of ``hybrid_batched``): the lexical judge's
+  label for the claim against the numbered premise (entailed: supported, contradicted: contradicted, else
+  not_stated), citing its evidence sentences; its short ``reason`` counts ``reason_tokens`` (it has no step-by-step
+  reasoning). The hybrid judge's local judge runs for real, so which claims reach the model is what it would be.
 
 Every call is assumed to be answered usably at once (no re-ask, no retry). Prompt tokens are each message's content
 tokens plus 3 per message and 3 for the reply (OpenAI's rule for its chat models, in its cookbook "How to count
@@ -132,9 +136,15 @@ class _Replies:
         self.lexical = LexicalJudge()
         self.decomposer = RuleDecomposer()
 
-    def reply(self, schema: str, user: str) -> tuple[dict[str, Any], int]:
-        """``(reply object, verdicts in it)`` for a request whose reply schema is named ``schema``."""
+    def reply(self, schema: str, user: str) -> tuple[dict[str, Any], int, bool]:
+        """``(reply object, verdicts in it, whether they reason step by step)`` for a request whose reply schema is
+        named ``schema``."""
         blocks = data_blocks(user)
+        if schema == "PremiseCheck" or schema.startswith("BatchCheckReply"):
+            return (*self._checks(schema, blocks), False)
+        return (*self._judge_reply(schema, blocks), True)
+
+    def _judge_reply(self, schema: str, blocks: Mapping[str, str]) -> tuple[dict[str, Any], int]:
         if schema == "SentenceClaimsReply":
             return {"claims": self._claims(self._block(blocks, "SENTENCE TO DECOMPOSE", schema))}, 0
         if schema == "HolisticClaimsReply":
@@ -153,6 +163,25 @@ class _Replies:
             verdicts = [{"claim": i, **self._verdict(text, evidence, question)} for i, text in numbered.items()]
             return {"verdicts": verdicts}, len(verdicts)
         raise ConfigError(f"the estimate has no assumed reply for a {schema} request")
+
+    def _checks(self, schema: str, blocks: Mapping[str, str]) -> tuple[dict[str, Any], int]:
+        """The hybrid judge's premise checks: the lexical judge's label of each claim against the premise sentences
+        (entailed: supported, contradicted: contradicted, else not_stated), citing its evidence sentences."""
+        premise = parse_numbered(self._block(blocks, "PREMISE", schema))
+        text = " ".join(premise.values())
+        number = {sentence: n for n, sentence in premise.items()}
+
+        def check(claim: str) -> dict[str, Any]:
+            judgment = self.lexical.judge_one(claim, text)
+            verdict = {Label.ENTAILED: "supported", Label.CONTRADICTED: "contradicted"}.get(judgment.label,
+                                                                                           "not_stated")
+            cited = [number[q] for q in judgment.evidence if q in number] if verdict != "not_stated" else []
+            return {"reason": "", "verdict": verdict, "sentences": cited}
+
+        if schema == "PremiseCheck":
+            return check(self._block(blocks, "CLAIM", schema)), 1
+        numbered = parse_numbered(self._block(blocks, "CLAIMS", schema))
+        return {"verdicts": [{"claim": i, **check(c)} for i, c in numbered.items()]}, len(numbered)
 
     @staticmethod
     def _block(blocks: Mapping[str, str], header: str, schema: str) -> str:
@@ -201,9 +230,10 @@ class EstimatingBackend:
         count = self.counter.count
         prompt = sum(count(m.get("content") or "") + PER_MESSAGE for m in messages) + PER_REPLY
         user = next((m.get("content") or "" for m in messages if m.get("role") == "user"), "")
-        reply, verdicts = self._replies.reply(schema.name, user)
+        reply, verdicts, reasons = self._replies.reply(schema.name, user)
         text = json.dumps(reply, ensure_ascii=False)
-        completion = count(text) + verdicts * (self.assumptions.reasoning_tokens + self.assumptions.reason_tokens)
+        per_verdict = self.assumptions.reason_tokens + (self.assumptions.reasoning_tokens if reasons else 0)
+        completion = count(text) + verdicts * per_verdict
         usage = Usage(calls=1, prompt_tokens=prompt, completion_tokens=completion,
                       cost_usd=self.price.cost(prompt, completion))
         record_usage(usage)
@@ -243,11 +273,12 @@ def check_estimable(options: Mapping[str, Any]) -> str:
     """The model name of ``build_auditor`` options that choose the LLM judge; ``ConfigError`` when they choose an
     offline judge (it calls no model) or name no model (it chooses the tokenizer and the price)."""
     judge = options.get("judge") or "auto"
-    if judge not in ("llm", "auto") or (judge == "auto" and not (options.get("model") or options.get("base_url"))):
+    offline_auto = judge == "auto" and not (options.get("model") or options.get("base_url"))
+    if judge not in ("llm", "hybrid", "auto") or offline_auto:
         which = f"the {judge} judge" if judge != "auto" else \
             "--judge auto picks an offline judge here (no --model or --base-url), which"
-        raise ConfigError(f"--estimate counts the calls of the LLM judge (--judge llm --model NAME); {which} calls "
-                          "no model")
+        raise ConfigError(f"--estimate counts the calls of the LLM judge (--judge llm --model NAME) or of the hybrid "
+                          f"judge (--judge hybrid --model NAME); {which} calls no model")
     if not options.get("model"):
         raise ConfigError("--estimate needs the model name (--model or RT4CHART_MODEL): it chooses the tokenizer "
                           "and the price")
@@ -273,7 +304,7 @@ def estimate(
     price_in, price_out = options.get("price_in"), options.get("price_out")
     backend = EstimatingBackend(model, counter, assumptions=assumptions,
                                 price=price_for(model, price_in=price_in, price_out=price_out))
-    options.update(judge="llm", cache=False, backend=backend)
+    options.update(judge="hybrid" if options.get("judge") == "hybrid" else "llm", cache=False, backend=backend)
     auditor = build_auditor(**options)
     results = asyncio.run(_audit_all(auditor, records))
     done = [r for r in results if isinstance(r, AuditResult)]

@@ -52,7 +52,7 @@ from ..llm.templates import PROMPT_VERSION, Prompt, as_data, format_numbered, lo
 from ..text.segment import split_sentences
 from ..types import Claim, Judgment, Label, Stage
 
-__all__ = ["DEFAULT_BASE_URL", "LLMSettings", "LLMJudge", "LLMDecomposer", "build_llm", "llm_env"]
+__all__ = ["DEFAULT_BASE_URL", "LLMSettings", "LLMJudge", "LLMDecomposer", "build_backend", "build_llm", "llm_env"]
 
 NO_QUESTION = "(none: this task has no question)"
 REASK = (
@@ -306,18 +306,10 @@ class LLMDecomposer:
         return ex.reply
 
 
-def build_llm(settings: LLMSettings, *, backend: Optional[ChatBackend] = None,
-              limiter: Optional[Limiter] = None) -> tuple[LLMJudge, LLMDecomposer]:
-    """The LLM judge and decomposer for ``settings``, sharing one backend (limits and cache are shared).
-
-    ``backend`` replaces the one ``settings`` describe, cache included (the cost estimate's, which sends nothing:
-    ``rt4chart.judges.estimate``); the judge and decomposer still take their granularity and mode from ``settings``.
-    ``limiter`` paces requests instead of ``settings.rpm`` in this process (``OpenAIBackend``; the Ray engine's
-    shared pacer); a given ``backend`` keeps its own pacing.
-    """
-    if backend is not None:
-        return (LLMJudge(backend, granularity=settings.granularity),
-                LLMDecomposer(backend, mode=settings.decomposition))
+def build_backend(settings: LLMSettings, *, limiter: Optional[Limiter] = None) -> ChatBackend:
+    """The ``ChatBackend`` that ``settings`` describe: an ``OpenAIBackend``, behind the response cache unless
+    ``settings.cache`` is off. ``limiter`` paces requests instead of ``settings.rpm`` in this process (the Ray
+    engine's shared pacer)."""
     backend = OpenAIBackend(
         settings.base_url,
         settings.model,
@@ -336,7 +328,21 @@ def build_llm(settings: LLMSettings, *, backend: Optional[ChatBackend] = None,
         limiter=limiter,
     )
     if settings.cache:
-        backend = CachedBackend(backend, ResponseCache(settings.cache_path))
+        return CachedBackend(backend, ResponseCache(settings.cache_path))
+    return backend
+
+
+def build_llm(settings: LLMSettings, *, backend: Optional[ChatBackend] = None,
+              limiter: Optional[Limiter] = None) -> tuple[LLMJudge, LLMDecomposer]:
+    """The LLM judge and decomposer for ``settings``, sharing one backend (limits and cache are shared).
+
+    ``backend`` replaces the one ``settings`` describe, cache included (the cost estimate's, which sends nothing:
+    ``rt4chart.judges.estimate``); the judge and decomposer still take their granularity and mode from ``settings``.
+    ``limiter`` paces requests instead of ``settings.rpm`` in this process (``OpenAIBackend``; the Ray engine's
+    shared pacer); a given ``backend`` keeps its own pacing.
+    """
+    if backend is None:
+        backend = build_backend(settings, limiter=limiter)
     return (
         LLMJudge(backend, granularity=settings.granularity),
         LLMDecomposer(backend, mode=settings.decomposition),

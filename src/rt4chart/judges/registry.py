@@ -3,7 +3,8 @@
 Library users inject judge objects directly; this table exists so that ``--judge NAME`` can be resolved.
 ``auto`` picks the best judge available offline: the trained local judge when its model is installed, else
 the lexical judge — or the LLM judge when a model endpoint is configured (``base_url`` or ``model`` given).
-``verifier`` (the NLI claim verifier, ``rt4chart.judges.verifier``) is chosen by name only.
+``verifier`` (the NLI claim verifier, ``rt4chart.judges.verifier``) and ``hybrid`` (the local judge with an LLM for
+the claims that need meaning, ``rt4chart.judges.hybrid``) are chosen by name only.
 ``build_auditor`` is what the CLI (``audit``, ``eval run``, ``diagnose``) and the server call. Nothing here reads
 environment variables: the CLI and the server read them at their edge and pass them as options.
 """
@@ -24,7 +25,9 @@ from .base import Judge
 if TYPE_CHECKING:
     from ..llm.backend import ChatBackend
 
-JUDGES = ("auto", "lexical", "local", "llm", "verifier")
+JUDGES = ("auto", "lexical", "local", "llm", "verifier", "hybrid")
+#: the judges that read the local judge's options (--threshold, --no-tagger, --model-dir)
+_LOCAL_OPTIONS = ("local", "hybrid")
 
 
 def local_judge_available() -> bool:
@@ -43,7 +46,9 @@ def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
     Options: for ``lexical``: ``support``, ``match``; for ``local``: ``threshold``, ``no_tagger``, ``model_dir`` (a
     models folder written by the training scripts' ``--out-dir``; default: the shipped one); for ``verifier``:
     ``model_dir`` (a folder written by ``python3 -m rt4chart_training.verifier.export``; default: the shipped one);
-    for ``llm``: the fields of ``rt4chart.judges.llm.LLMSettings`` (``base_url``, ``model``, ...); ``backend``, a
+    for ``llm``: the fields of ``rt4chart.judges.llm.LLMSettings`` (``base_url``, ``model``, ...); for ``hybrid``:
+    the local judge's and the LLM's (its ``granularity`` defaults to ``batched``: one call per answer), and ``floor``
+    and ``margin`` (``HybridJudge``'s routing); ``backend``, a
     ``ChatBackend`` to use instead of the one the settings describe (the cost estimate's, which calls no model); and
     ``limiter`` (a request pacer shared with other processes, ``rt4chart.llm.backend.Limiter``; the Ray engine's).
     ``threads`` sizes the onnxruntime pool of the local judge's tagger and of the verifier (default: the CPU
@@ -59,10 +64,10 @@ def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
             name = "local"
         else:
             name = "lexical"
-    if backend is not None and name != "llm":
+    if backend is not None and name not in ("llm", "hybrid"):
         raise ConfigError(f"a chat backend is used by the LLM judge only, but the judge here is {name}")
     # an option the chosen judge does not read is a mistake to report, not to ignore
-    if name != "local":
+    if name not in _LOCAL_OPTIONS:
         local_only = (("threshold", "--threshold"), ("no_tagger", "--no-tagger"),
                       *((("model_dir", "--model-dir"),) if name != "verifier" else ()))
         given = [flag for key, flag in local_only
@@ -70,6 +75,10 @@ def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
         if given:
             verb = "configures" if len(given) == 1 else "configure"
             raise ConfigError(f"{' and '.join(given)} {verb} the local judge, but the judge here is {name}")
+    if name != "hybrid":
+        given = [f"--{key}" for key in ("floor", "margin") if options.get(key) is not None]
+        if given:
+            raise ConfigError(f"{' and '.join(given)} route the hybrid judge's claims, but the judge here is {name}")
     if name != "llm" and options.get("decomposition") not in (None, "rule"):
         raise ConfigError(f"--decomposition {options['decomposition']} needs the LLM judge; the {name} judge reads "
                           "claims from the rule decomposer")
@@ -79,25 +88,37 @@ def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
         kw = {k: options[k] for k in ("support", "match") if options.get(k) is not None}
         return LexicalJudge(**kw), None
     if name == "local":
-        if not options.get("model_dir") and not local_judge_available():
-            raise ConfigError("the trained local judge is not installed in this build; use --judge lexical or llm")
-        from .local import LocalJudge  # type: ignore[attr-defined]
-
-        kw: dict[str, Any] = {"semantic": not options.get("no_tagger"), "threads": options.get("threads")}
-        if options.get("threshold") is not None:
-            kw["threshold"] = options["threshold"]
-        if options.get("model_dir"):
-            kw["directory"] = options["model_dir"]
-        return LocalJudge(**kw), None
+        return _local_judge(options), None
     if name == "verifier":
         from .verifier import VerifierJudge
 
         return VerifierJudge(options.get("model_dir") or None, threads=options.get("threads")), None
-    from .llm import LLMSettings, build_llm
+    from .llm import LLMSettings, build_backend, build_llm
 
     known = {f.name for f in dataclasses.fields(LLMSettings)}
     settings = LLMSettings.from_env({}, **{k: v for k, v in llm_options.items() if k in known})
+    if name == "hybrid":
+        from .hybrid import HybridJudge
+
+        chat = backend if backend is not None else build_backend(settings, limiter=options.get("limiter"))
+        routing = {k: options[k] for k in ("floor", "margin") if options.get(k) is not None}
+        return HybridJudge(_local_judge(options), chat, granularity=options.get("granularity") or "batched",
+                           **routing), None
     return build_llm(settings, backend=backend, limiter=options.get("limiter"))
+
+
+def _local_judge(options: Mapping[str, Any]) -> Judge:
+    """The trained local judge for the local options (``threshold``, ``no_tagger``, ``model_dir``, ``threads``)."""
+    if not options.get("model_dir") and not local_judge_available():
+        raise ConfigError("the trained local judge is not installed in this build; use --judge lexical or llm")
+    from .local import LocalJudge  # type: ignore[attr-defined]
+
+    kw: dict[str, Any] = {"semantic": not options.get("no_tagger"), "threads": options.get("threads")}
+    if options.get("threshold") is not None:
+        kw["threshold"] = options["threshold"]
+    if options.get("model_dir"):
+        kw["directory"] = options["model_dir"]
+    return LocalJudge(**kw)
 
 
 def build_auditor(

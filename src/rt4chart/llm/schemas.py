@@ -13,11 +13,17 @@ import json
 import re
 from functools import lru_cache
 from dataclasses import dataclass
-from typing import Any, Literal, Optional, TypeVar
+from typing import Annotated, Any, Literal, Optional, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
 
 Verdict = Literal["entailed", "contradicted", "baseless"]
+#: the hybrid judge's verdicts on a claim against numbered premise sentences
+CheckVerdict = Literal["supported", "contradicted", "not_stated"]
+#: the longest reason a premise check asks for (the schema's maxLength; a longer one is cut, not re-asked)
+REASON_CHARS = 120
+#: the most premise sentence numbers a premise check may cite
+CITED = 8
 
 
 class _Reply(BaseModel):
@@ -62,6 +68,44 @@ class HolisticClaimsReply(_Reply):
     """Claims decomposed from a whole answer, each pointing at its answer sentence."""
 
     claims: list[HolisticClaim]
+
+
+_REASON = Field(json_schema_extra={"maxLength": REASON_CHARS})
+_CITED = Field(json_schema_extra={"maxItems": CITED})
+
+
+def _cut(value: str) -> str:
+    return value[:REASON_CHARS]
+
+
+class PremiseCheck(_Reply):
+    """One claim checked against numbered premise sentences (the hybrid judge's reply, one claim a call): a short
+    reason first, then the verdict and the premise sentences it rests on. A longer reason is cut, not re-asked."""
+
+    reason: str = _REASON
+    verdict: CheckVerdict
+    sentences: list[int] = _CITED
+
+    _short = field_validator("reason")(_cut)
+
+
+class NumberedCheck(_Reply):
+    """A ``PremiseCheck`` of claim number ``claim`` among several checked in one call."""
+
+    claim: int
+    reason: str = _REASON
+    verdict: CheckVerdict
+    sentences: list[int] = _CITED
+
+    _short = field_validator("reason")(_cut)
+
+
+@lru_cache(maxsize=64)
+def batch_check_reply(n: int) -> type[BaseModel]:
+    """The reply model of ``n`` claims checked in one call: exactly ``n`` verdicts (``minItems``/``maxItems``, so a
+    server that enforces the schema cannot stop early or run on)."""
+    verdicts = Annotated[list[NumberedCheck], Field(json_schema_extra={"minItems": n, "maxItems": n})]
+    return create_model(f"BatchCheckReply{n}", __base__=_Reply, verdicts=(verdicts, ...))
 
 
 @dataclass(frozen=True)

@@ -209,17 +209,31 @@ class LocalJudge:
         """The judgments of one pass, made once per claim set, text and ``semantic`` among the recent ones (the
         local and the global pass share the reading, and the judgments too unless the global pass runs the
         tagger)."""
-        key = _Key.of(claims, evidence, question)
         with self._lock:
-            entry = self._recent.get(key)
-            if entry is None:
-                ev = self.evidence(evidence)
-                entry = _Entry(ev, self.read(claims, ev, question))
-                self._recent.put(key, entry)
+            entry = self._entry(claims, evidence, question)
             if semantic not in entry.judged:
                 scores = self.score(claims, entry.evidence, question, semantic=semantic, reading=entry.reading)
                 entry.judged[semantic] = self._judgments(claims, entry.evidence, scores)
             return list(entry.judged[semantic])
+
+    def _entry(self, claims: Sequence[Claim], evidence: str, question: Optional[str]) -> _Entry:
+        """The recent entry of these claims against ``evidence``, read now if it is not kept. Call with the lock
+        held."""
+        key = _Key.of(claims, evidence, question)
+        entry = self._recent.get(key)
+        if entry is None:
+            ev = self.evidence(evidence)
+            entry = _Entry(ev, self.read(claims, ev, question))
+            self._recent.put(key, entry)
+        return entry
+
+    def nearest(self, claims: Sequence[Claim], evidence: str, question: Optional[str]) -> list[tuple[int, ...]]:
+        """Per claim, the evidence sentences its word evidence points to, best first (numbers of
+        ``evidence(evidence).index.sentences``): the few sentences that together cover most of its content words;
+        () when no sentence shares one. Reuses the reading of the last pass over these claims."""
+        with self._lock:
+            rows = self._entry(claims, evidence, question).reading.rows
+        return [tuple(r.assessment.order) if r.assessment is not None else () for r in rows]
 
     def _judgments(self, claims: Sequence[Claim], ev: F.FeatureEvidence, scores: Scores) -> list[Judgment]:
         version = self._versions[scores.tagged]

@@ -1,0 +1,22 @@
+"""Audits inside RAG frameworks: one module a framework, each behind its own extra, the framework imported only
+inside its module (``import rt4chart`` and ``import rt4chart.integrations`` import none of them).
+
+- ``rt4chart.integrations.langchain`` (``pip install 'rt4chart[langchain]'``): ``AuditRunnable``, composed after a
+  retrieval chain with ``|``, and ``AuditCallbackHandler`` / ``AsyncAuditCallbackHandler``, which audit each chain
+  run's retrieved documents and final answer when the run ends.
+- ``rt4chart.integrations.llama_index`` (``[llama-index]``): ``AuditEvaluator``, a LlamaIndex ``BaseEvaluator``.
+- ``rt4chart.integrations.haystack`` (``[haystack]``): ``AuditGuard``, a Haystack 2 component that splits replies
+  into grounded and not.
+- ``rt4chart.integrations.openinference`` (``[otel]``): OpenInference traces (OTLP JSON, Phoenix exports, SDK spans)
+  as audit records, one per trace; also ``rt4chart audit --from openinference SPANS``.
+
+Every integration takes ``judge=``: a judge name (``"local"``, the offline default; ``"llm"``; any name
+``rt4chart.judges.registry`` knows) with its options as keyword arguments, or a Judge object. This package is the
+top layer: it imports the public API and nothing imports it.
+"""
+
+from __future__ import annotations
+
+from ..errors import HallucinationError
+
+__all__ = ["HallucinationError"]

@@ -1,0 +1,78 @@
+"""What the framework integrations share: the auditor for a ``judge=`` argument, the texts of a framework's
+documents, the record to audit, and the verdict a framework reports (grounded, score, the claim table)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, Optional, Union
+
+from ..audit.auditor import Auditor
+from ..errors import InputError, MissingDependencyError
+from ..judges.base import Judge
+from ..judges.registry import auditor_for
+from ..types import AuditResult, Label
+
+#: the judge of every integration when none is named: the trained offline judge, no model endpoint, no download
+DEFAULT_JUDGE = "local"
+
+
+def make_auditor(judge: Union[str, Judge], options: Mapping[str, Any]) -> Auditor:
+    """The auditor for an integration's ``judge=`` (a judge name with its options, or a Judge object)."""
+    return auditor_for(judge, **options)
+
+
+def missing(package: str, extra: str) -> MissingDependencyError:
+    return MissingDependencyError(package, extra)
+
+
+def text_of(document: Any) -> str:
+    """The text of one retrieved document, whichever framework made it: a string, a LangChain ``Document``
+    (``page_content``), a LlamaIndex node or ``NodeWithScore`` (``get_content()``), a Haystack ``Document``
+    (``content``), or a mapping with one of those keys."""
+    if isinstance(document, str):
+        return document
+    if isinstance(document, Mapping):
+        for key in ("page_content", "content", "text"):
+            if isinstance(document.get(key), str):
+                return document[key]
+    for attr in ("page_content", "content", "text"):
+        value = getattr(document, attr, None)
+        if isinstance(value, str):
+            return value
+    if callable(getattr(document, "get_content", None)):
+        return str(document.get_content())
+    raise InputError(f"cannot read the text of a retrieved document of type {type(document).__name__}",
+                     field="context")
+
+
+def context_of(documents: Any) -> Union[str, list[str]]:
+    """A record's context from a string or from retrieved documents (their texts, empty ones left out)."""
+    if isinstance(documents, str):
+        return documents
+    if isinstance(documents, Iterable) and not isinstance(documents, Mapping):
+        return [text for text in (text_of(d) for d in documents) if text.strip()]
+    return [text_of(documents)]
+
+
+def record(rid: Any, context: Any, answer: Any, question: Optional[str] = None) -> dict:
+    """The record to audit (``Auditor.audit`` validates it and names the field it rejects)."""
+    return {"id": rid, "context": context_of(context), "question": question, "answer": answer}
+
+
+def grounded(result: AuditResult) -> bool:
+    """Every claim entailed: the answer label is ``entailed`` (an unverified answer is not grounded)."""
+    return result.label == Label.ENTAILED
+
+
+def score(result: AuditResult) -> float:
+    """The share of the answer's claims that are entailed (1.0 grounded, 0.0 none; 0.0 with no claim)."""
+    from ..testing import risk
+
+    return 1.0 - risk(result)
+
+
+def table(result: AuditResult) -> str:
+    """The answer label and its claim table (``rt4chart.testing.claim_table``)."""
+    from ..testing import claim_table
+
+    return f"{result.label.value} (judge {result.judge})\n{claim_table(result)}"
