@@ -25,13 +25,14 @@ import numpy as np
 from rt4chart.audit.auditor import Auditor
 from rt4chart.eval import runner
 from rt4chart.eval.predictions import read_predictions
+from rt4chart.eval.shapes import shape_records
 from rt4chart.judges.local import features as F
 from rt4chart.judges import local as L
 from rt4chart.judges.local import rules as R
 from rt4chart.judges.local import spans as S
 from rt4chart.judges.local import tagger as T
 
-from ..splits import validation_records
+from ..splits import data_dir, validation_records
 
 
 def evidence_sentences(evidence) -> list[str]:
@@ -102,6 +103,16 @@ def grow(low: float) -> None:
     S.merge_words = patched  # spans.word_spans reads it from there
 
 
+def no_question() -> None:
+    """The judge reads no question: the trees, the rules and the tagger see every record as if it had none."""
+    decide = L.LocalJudge._decide
+
+    def patched(self, claims, evidence, question, semantic):
+        return decide(self, claims, evidence, None, semantic)
+
+    L.LocalJudge._decide = patched
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("-o", "--out", type=Path, required=True, help="output folder (results.jsonl)")
@@ -120,9 +131,15 @@ def main() -> None:
     ap.add_argument("--tagger-model", type=Path, default=None,
                     help="another ONNX build of the tagger (same inputs and outputs) in place of the shipped one")
     ap.add_argument("--limit", type=int, default=None, help="only the first N validation answers")
+    ap.add_argument("--shape", default=None,
+                    help="send the answers in another input shape (rt4chart eval run --shape), e.g. "
+                    "instruction-question,raw-data2txt")
+    ap.add_argument("--no-question", action="store_true", help="the judge reads no question")
     args = ap.parse_args()
 
     records = validation_records()[: args.limit]
+    if args.shape:
+        records = shape_records(records, args.shape, split="train", data_dir=data_dir())
     judge = L.LocalJudge(threads=2, semantic=not args.no_tagger, directory=args.model_dir)
     if args.max_len:
         judge._models.tagger.encoder.max_len = args.max_len
@@ -142,6 +159,8 @@ def main() -> None:
         second_window(args.second_window)
     if args.grow is not None:
         grow(args.grow)
+    if args.no_question:
+        no_question()
 
     t0 = time.time()
     results, _ = runner.run(records, Auditor(judge=judge, concurrency=1), args.out, resume=True)
