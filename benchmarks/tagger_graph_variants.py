@@ -112,7 +112,8 @@ def shallow(layers: int, folder: Path) -> Path:
     shipped tagger is: its cost per pass is that of a tagger trained with ``--layers`` (the weights do not change
     the arithmetic)."""
     import torch
-    from rt4chart_training.train_local_tagger import build_model, onnx_export
+    from rt4chart_training.tagger_export import onnx_export
+    from rt4chart_training.tagger_model import build_model
 
     model = build_model(argparse.Namespace(base_model="", layers=layers), torch, attention="eager").eval()
     x = torch.ones(1, 64, dtype=torch.long)

@@ -42,7 +42,7 @@ import sys
 import time
 from pathlib import Path
 
-from .train_local_tagger import ENC_VERSION
+from .tagger_data import ENC_VERSION
 
 #: paths in the repository root, the current directory
 DEVICE_DIR = Path(".cache") / "device"
@@ -117,7 +117,7 @@ def carried_bytes(extra: Path) -> int:
 
 
 def pack(args) -> None:
-    from .train_local_tagger import base_model_dir
+    from .tagger_model import base_model_dir
 
     enc = Path(args.cache_dir) / f"enc-v{ENC_VERSION}-{args.seed}-{args.max_len}.npz"
     if not enc.exists():

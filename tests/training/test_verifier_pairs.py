@@ -15,7 +15,8 @@ from rt4chart.eval.datasets import EvalRecord, GoldSpan, group_key
 from rt4chart_training.verifier import build, nli, synthetic
 from rt4chart_training.verifier.pairs import LABELS, Pair, read_pairs, summary, write_pairs
 from rt4chart_training.verifier.ragtruth_pairs import checkable, claim_label, ragtruth_pairs
-from rt4chart_training.verifier.synthetic import GENERATORS, Source
+from rt4chart_training.verifier.synthetic import GENERATORS
+from rt4chart_training.verifier.synthetic_source import Source
 
 
 def _gen(name: str, sentence: str, premise: str | None = None, other: tuple[str, ...] = (), seed: int = 0):

@@ -1,4 +1,5 @@
-"""The verifier's training, export and evaluation (rt4chart_training.verifier.train / export / evaluate).
+"""The verifier's training, export and evaluation (rt4chart_training.verifier.train / sampling / export /
+evaluate).
 
 The tests that train need torch and transformers (the training extra), which CI does not install: they skip there
 (``pytest.importorskip``) and run where the training stack is installed. They train a tiny random BERT (2 layers,
@@ -18,7 +19,7 @@ import pytest
 
 from rt4chart_training.verifier.common import length_batches, lr_factor
 from rt4chart_training.verifier.evaluate import kind_of, markdown, set_metrics
-from rt4chart_training.verifier.train import Draws, label_caps, parse_caps, source_caps
+from rt4chart_training.verifier.sampling import Draws, label_caps, parse_caps, source_caps
 
 WORDS = ("a the man woman dog cat is are not sleeping running eating outside inside red blue big small two three "
          "people some all none car house").split()

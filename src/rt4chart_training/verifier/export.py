@@ -35,7 +35,7 @@ from rt4chart.judges.verifier.model import sha256_of
 
 from .common import RUN_TOKENIZER, Encoded, encode, feed, load_run_model, read_json, torch_probs, write_json
 from .pairs import Pair, read_pairs
-from .train import HELDOUT_FILE
+from .sampling import HELDOUT_FILE
 
 #: the ONNX IR version written: what opset 17 needs (IR 8), not the onnx package's own default (IR 10 and up),
 #: which onnxruntime before 1.16 refuses to load; the repository's test holds shipped files to IR <= 9

@@ -23,6 +23,7 @@ lengths of the batches ahead, then re-plans every minute from its recent speed (
 the plans go into ``run.json``. Either way the run stops when ``--minutes`` are spent, saves its model and says how
 many pairs it saw; ``--resume`` then continues it with a new budget (a planned run re-plans for it). A checkpoint is
 written every ``--checkpoint-minutes`` (and on SIGTERM or SIGINT), a progress line every minute to stderr.
+The pairs and their draws are ``sampling``'s, the planned steps ``schedule``'s.
 
 ``--amp auto`` (the default) runs the forward pass under bf16 autocast where the CPU has AVX512-BF16 (there it took
 a batch in less than half the fp32 time); the weights, the loss and the optimizer stay fp32.
@@ -37,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import math
 import shutil
 import signal
 import sys
@@ -51,20 +51,10 @@ import numpy as np
 from rt4chart.judges.runtime import plain_tokenizer
 
 from .common import (LABEL_ID, LABELS, POOLINGS, RUN_CARD, RUN_CHECKPOINT, RUN_CONFIG, RUN_HISTORY, RUN_TOKENIZER,
-                     RUN_WEIGHTS, Encoded, base_config, base_model_dir, cross_encoder, encode, feed, length_batches,
+                     RUN_WEIGHTS, Encoded, base_config, base_model_dir, cross_encoder, encode, feed,
                      load_base_weights, lr_factor, read_json, write_json)
-from .pairs import Pair, read_pairs
-
-HELDOUT_FILE = "heldout-snli.jsonl.gz"
-#: the seconds of a budget kept for saving the model and the checkpoint at the end
-SAVE_RESERVE_S = 10.0
-#: batches whose time is not used to plan the run (the first ones are slower)
-CALIBRATION_SKIP = 3
-#: a run planned from its time budget re-plans its steps left this often, from the time of its last batches
-REPLAN_S = 60.0
-REPLAN_WINDOW = 300
-#: the most steps one plan looks ahead
-MAX_PLANNED = 10_000_000
+from .sampling import Draws, label_caps, load_pairs, pair_files, parse_caps, source_caps
+from .schedule import SAVE_RESERVE_S, Planner, log
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -102,24 +92,7 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-# -- the pairs ----------------------------------------------------------------------------------------------------
-def pair_files(paths: Sequence[str]) -> list[Path]:
-    """The pairs files named by ``paths``: a file as given, a folder's ``pairs-*.jsonl.gz`` in name order."""
-    out: list[Path] = []
-    for item in paths:
-        path = Path(item)
-        if path.is_dir():
-            found = sorted(path.glob("pairs-*.jsonl.gz"))
-            if not found:
-                raise SystemExit(f"{path} holds no pairs-*.jsonl.gz (python3 -m rt4chart_training.verifier.build)")
-            out.extend(found)
-        elif path.is_file():
-            out.append(path)
-        else:
-            raise SystemExit(f"no pairs file or folder {path}")
-    return out
-
-
+# -- the run ------------------------------------------------------------------------------------------------------
 def sha256_file(path: Path) -> str:
     digest = hashlib.sha256()
     with open(path, "rb") as fh:
@@ -128,107 +101,6 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
-def load_pairs(files: Sequence[Path]) -> tuple[list[Pair], int]:
-    """The pairs of ``files`` in order, less any whose (premise, hypothesis) is a held-out SNLI pair (the
-    ``heldout-snli.jsonl.gz`` beside a file, when there is one), and how many were left out for that."""
-    held: set[tuple[str, str]] = set()
-    for folder in {f.parent for f in files}:
-        if (folder / HELDOUT_FILE).is_file():
-            held.update((p.premise, p.hypothesis) for p in read_pairs(folder / HELDOUT_FILE))
-    pairs, dropped = [], 0
-    for f in files:
-        for p in read_pairs(f):
-            if (p.premise, p.hypothesis) in held:
-                dropped += 1
-            elif p.label in LABEL_ID:
-                pairs.append(p)
-            else:
-                raise SystemExit(f"{f}: a pair labelled {p.label!r}; labels are {', '.join(LABELS)}")
-    if not pairs:
-        raise SystemExit(f"no training pairs in {', '.join(map(str, files))}")
-    return pairs, dropped
-
-
-def parse_caps(items: Sequence[str]) -> dict[str, int]:
-    """``PREFIX=N`` and ``PREFIX:LABEL=N`` items as a dict of their keys."""
-    caps = {}
-    for item in items:
-        prefix, _, n = item.partition("=")
-        label = prefix.partition(":")[2]
-        if not prefix or not n.isdigit() or (":" in prefix and label not in LABELS):
-            raise SystemExit(f"--cap {item!r}: expected PREFIX=N or PREFIX:LABEL=N (labels: {', '.join(LABELS)})")
-        caps[prefix] = int(n)
-    return caps
-
-
-def _names(source: str, prefix: str) -> bool:
-    return source == prefix or source.startswith(prefix.rstrip("/") + "/")
-
-
-def source_caps(sources: Sequence[str], source_cap: Optional[int], caps: dict[str, int]) -> dict[str, Optional[int]]:
-    """Each source's cap: the longest ``caps`` prefix naming it (the source itself or a folder above it), else
-    ``source_cap``; label caps (``PREFIX:LABEL``) are ``label_caps``'."""
-    out: dict[str, Optional[int]] = {}
-    for s in sources:
-        hits = [p for p in caps if ":" not in p and _names(s, p)]
-        out[s] = caps[max(hits, key=len)] if hits else source_cap
-    return out
-
-
-def label_caps(sources: Sequence[str], caps: dict[str, int]) -> dict[str, dict[str, int]]:
-    """Each source's caps on its pairs of one label: for each label, the longest ``PREFIX:LABEL`` key naming it."""
-    out: dict[str, dict[str, int]] = {}
-    for s in sources:
-        for label in LABELS:
-            hits = [k for k in caps if k.endswith(":" + label) and _names(s, k.rpartition(":")[0])]
-            if hits:
-                out.setdefault(s, {})[label] = caps[max(hits, key=len)]
-    return out
-
-
-class Draws:
-    """Which pairs each epoch trains on, and in which batches: a function of the seed and the epoch alone, so a
-    resumed run sees the batches the uninterrupted run would have."""
-
-    def __init__(self, weights: np.ndarray, source_of: np.ndarray, caps: Sequence[Optional[int]],
-                 lengths: np.ndarray, batch: int, seed: int, labels: Optional[np.ndarray] = None,
-                 label_caps: Optional[Sequence[dict[int, int]]] = None) -> None:
-        """``label_caps[s]`` caps source ``s``'s draws of a label id (``labels`` the pairs' label ids), before
-        ``caps[s]`` caps all its draws."""
-        self.weights, self.source_of, self.caps = weights, source_of, list(caps)
-        self.labels, self.label_caps = labels, list(label_caps or [{} for _ in self.caps])
-        self.lengths, self.batch, self.seed = lengths, batch, seed
-        self._cache: dict[int, list[list[int]]] = {}
-
-    def epoch(self, e: int) -> list[list[int]]:
-        if e not in self._cache:
-            self._cache = {e: self._batches(e)}  # one epoch kept: they are looked at in order
-        return self._cache[e]
-
-    def _batches(self, e: int) -> list[list[int]]:
-        import random
-
-        rng = np.random.default_rng([self.seed, e])
-        whole = np.floor(self.weights).astype(np.int64)
-        extra = rng.random(len(self.weights)) < (self.weights - whole)
-        order = np.repeat(np.arange(len(self.weights)), whole + extra)
-        keep = []
-        for s, cap in enumerate(self.caps):
-            mine = order[self.source_of[order] == s]
-            for label, label_cap in sorted(self.label_caps[s].items()):
-                of_label = self.labels[mine] == label
-                if of_label.sum() > label_cap:
-                    kept = rng.choice(mine[of_label], size=label_cap, replace=False)
-                    mine = np.sort(np.concatenate([mine[~of_label], kept]))
-            if cap is not None and len(mine) > cap:
-                mine = np.sort(rng.choice(mine, size=cap, replace=False))
-            keep.append(mine)
-        order = np.concatenate(keep) if keep else order
-        order = order[rng.permutation(len(order))]
-        return length_batches(order.tolist(), self.lengths, self.batch, random.Random(f"{self.seed}/{e}"))
-
-
-# -- the run ------------------------------------------------------------------------------------------------------
 def recipe_of(args, files: Sequence[Path]) -> dict:
     return {
         "pairs": [str(f) for f in files], "pairs_sha256": {str(f): sha256_file(f) for f in files},
@@ -262,75 +134,6 @@ def optimizer_of(model: Any, recipe: dict) -> Any:
                               {"params": rest, "weight_decay": 0.0}], lr=recipe["lr"])
 
 
-def plan_steps(draws: Draws, epoch: int, pos: int, step: int, seconds: float, sec_per_token: float,
-               max_epochs: Optional[float]) -> int:
-    """The step at which the schedule ends: ``step`` plus the batches from (``epoch``, ``pos``) on whose predicted
-    time (``sec_per_token`` times batch size times its longest pair) fits in ``seconds``, and no more than
-    ``max_epochs`` epochs of batches in all."""
-    left, planned = seconds, step
-    e, i = epoch, pos
-    limit = math.inf if max_epochs is None else max_epochs
-    while planned - step < MAX_PLANNED:
-        batches = draws.epoch(e)
-        if not batches or e + i / len(batches) >= limit:
-            return max(planned, step + 1)
-        b = batches[i]
-        left -= sec_per_token * len(b) * int(draws.lengths[b].max())
-        if left < 0:
-            return max(planned, step + 1)
-        planned += 1
-        i += 1
-        if i == len(batches):
-            e, i = e + 1, 0
-    return planned
-
-
-def epoch_steps(draws: Draws, max_epochs: float) -> int:
-    """The batches of the first ``max_epochs`` epochs."""
-    whole, part = int(max_epochs), max_epochs - int(max_epochs)
-    n = sum(len(draws.epoch(e)) for e in range(whole))
-    return max(1, n + (int(part * len(draws.epoch(whole))) if part else 0))
-
-
-class Planner:
-    """The steps of a run planned from its time budget: after its first minute (at most a tenth of the budget), then
-    again every ``REPLAN_S``, the batches ahead that fit in the time left at the seconds per padded token of the
-    last ``REPLAN_WINDOW`` batches (the machine may be shared: its speed changes). Each plan goes into ``plans``."""
-
-    def __init__(self, draws: Draws, recipe: dict, plans: list, first_after_s: float) -> None:
-        self.draws, self.recipe, self.plans = draws, recipe, plans
-        self.first_after_s = first_after_s
-        self.timed: list[tuple[float, int]] = []
-        self.t0 = self.last = time.monotonic()
-
-    def update(self, seconds: float, tokens: int, total: Optional[int], state: dict, left_s: float) -> Optional[int]:
-        """The planned steps after a batch of ``tokens`` padded tokens that took ``seconds``, with ``left_s``
-        seconds of the budget left: ``total`` unless it is time to (re-)plan."""
-        self.timed.append((seconds, tokens))
-        now = time.monotonic()
-        if total is None:
-            due = (now - self.t0 >= self.first_after_s and len(self.timed) >= CALIBRATION_SKIP + 5) \
-                or left_s <= SAVE_RESERVE_S
-            use = self.timed[CALIBRATION_SKIP:] or self.timed
-        else:
-            due = now - self.last >= REPLAN_S
-            use = self.timed
-        if not due:
-            return total
-        use = use[-REPLAN_WINDOW:]
-        del self.timed[:-REPLAN_WINDOW]
-        spt = sum(t for t, _ in use) / max(1, sum(n for _, n in use))
-        new = plan_steps(self.draws, state["epoch"], state["pos"], state["step"],
-                         0.97 * (left_s - SAVE_RESERVE_S), spt, self.recipe["epochs"])
-        if total is None:
-            log(f"planned {new} steps ({new * self.recipe['batch']} pairs) at {spt * 1e6:.1f} us per padded token")
-        elif abs(new - total) > 0.01 * total:
-            log(f"re-planned {total} -> {new} steps at {spt * 1e6:.1f} us per padded token")
-        self.plans.append({"step": state["step"], "planned_steps": new, "seconds_per_padded_token": round(spt, 9)})
-        self.last = now
-        return new
-
-
 class Stop:
     """Set by SIGTERM or SIGINT: the run stops after its current step and saves."""
 
@@ -339,10 +142,6 @@ class Stop:
 
     def __call__(self, signum, frame) -> None:
         self.reason = signal.Signals(signum).name
-
-
-def log(message: str) -> None:
-    print(f"[train] {message}", file=sys.stderr, flush=True)
 
 
 def save_model(model: Any, out: Path) -> None:
