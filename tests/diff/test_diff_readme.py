@@ -1,4 +1,4 @@
-"""The worked example of README.md and docs/diff.md: audit, audit again with --baseline, diff with a gate."""
+"""The worked example of docs/diff.md: audit, audit again with --baseline, diff with a gate."""
 
 from __future__ import annotations
 
