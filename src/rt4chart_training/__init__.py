@@ -9,7 +9,8 @@ imports this one). Each module runs from the repository root::
 ``--help`` lists each one's options. Caches default to ``.cache/...`` in the current directory, and the models are
 written into the installed package's models folder (``rt4chart.judges.local.model_dir()``, the repository's
 ``src/rt4chart/judges/models`` with an editable install) unless ``--out-dir`` says otherwise. Modules: ``splits``
-(the claim label and the context-grouped folds every stage shares), ``tagger_data``, ``tagger_model`` and
+(the claim label and the context-grouped folds every stage shares), ``local_judge_rows`` and ``local_judge_onnx``
+(the training rows, validation metrics and ONNX export of ``train_local_judge``), ``tagger_data``, ``tagger_model`` and
 ``tagger_export`` (the tagger's encodings, model and export, run by ``train_local_tagger``), ``tagger_graph`` (the
 tagger's ONNX rewrites and quantization), ``verifier`` (the NLI claim verifier's training pairs, training, export and
 evaluation: ``python3 -m rt4chart_training.verifier.<module>``), and ``experiments`` (measurements that choose or
