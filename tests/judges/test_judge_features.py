@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
 from rt4chart.evidence import Kind, Rule
@@ -64,3 +66,14 @@ def test_a_text_is_read_for_its_call_alone(monkeypatch):
         F.claim_rows("The free trial lasts 30 days.", CTX, None)
         F.claim_rows("The free trial lasts 30 days.", ev, None)
     assert built == [CTX] * 3
+
+
+def test_a_record_reads_the_same_as_indented_json_on_one_line_or_as_a_python_literal():
+    record = {"name": "Blue Harbor", "hours": None, "attributes": {"OutdoorSeating": False, "WiFi": "free",
+              "Parking": {"garage": False, "street": True}}, "stars": 4.5}
+    shapes = [json.dumps(record, indent=2), json.dumps(record), repr(record)]
+    evidence = [F.FeatureEvidence(text) for text in shapes]
+    assert evidence[0].false_keys == {"hour", "outdo", "seat", "garag"}  # word keys (stems)
+    assert all(ev.false_keys == evidence[0].false_keys for ev in evidence)
+    # the colon-lines share and the sentence count are the same; the length in characters is not (indentation)
+    assert {(ev.record[1], ev.record[2], ev.record[3]) for ev in evidence} == {evidence[0].record[1:]}

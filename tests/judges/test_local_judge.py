@@ -446,3 +446,50 @@ def test_shipped_models_load_on_the_oldest_onnxruntime_the_package_allows():
     files = sorted(local.model_dir().glob("*.onnx"))
     assert len(files) >= 3
     assert {f.name: _onnx_ir_version(f) for f in files} == {f.name: min(_onnx_ir_version(f), 9) for f in files}
+
+
+MUSEUM = ("The museum opened in 1932 in a former railway station. It holds about 40,000 objects. "
+          "The collection focuses on industrial history. Entry is free on the first Sunday of each month. "
+          "The building was restored between 2005 and 2009. A new wing for temporary exhibitions opened in 2015. "
+          "Guided tours are offered in English and German. The cafe on the ground floor closes at 5 p.m.")
+
+
+def test_a_claim_the_context_holds_word_for_word_stays_entailed_at_any_answer_length():
+    for answer in (" ".join([MUSEUM] * 12), " ".join(["It holds about 40,000 objects."] * 300)):
+        result = rt4chart.audit(MUSEUM, answer)
+        assert len(result.claims) in (96, 300)
+        assert {c.label for c in result.claims} == {Label.ENTAILED} and not result.hallucinated
+        assert all(c.score <= R.COPY_MAX_RISK and "word for word" in c.reason for c in result.claims)
+    # a fabricated claim among the copies is still flagged, and so is a copy with one word changed
+    result = rt4chart.audit(MUSEUM, " ".join([MUSEUM] * 4) + " The museum also runs a planetarium with daily "
+                            "shows for schoolchildren. It holds about 90,000 objects.")
+    assert [c.label for c in result.claims[:32]] == [Label.ENTAILED] * 32
+    assert all(c.label.hallucinated for c in result.claims[32:]) and result.hallucinated
+    ev = F.FeatureEvidence(MUSEUM)
+    assert R.copies("the museum OPENED in 1932, in a former railway station", ev)
+    assert not R.copies("opened in 1932", ev)  # under COPY_MIN_WORDS: a fragment, left to the model
+    assert not R.copies("The museum opened in 1933 in a former railway station.", ev)
+
+
+def test_the_judge_reads_no_question_unless_asked():
+    claims = [_claim("Entry is free on the first Sunday of each month."),
+              _claim("The museum opened in 1932 in a railway station and now holds 90,000 objects.", 1)]
+    judge = local.LocalJudge()
+    plain = asyncio.run(judge.judge(claims, MUSEUM, question=None, stage="global"))
+    for question in ("Summarize the following text within 60 words:", "When is entry free?"):
+        asked = asyncio.run(judge.judge(claims, MUSEUM, question=question, stage="global"))
+        assert asked == plain
+    reader = local.LocalJudge(reads_question=True)
+    assert reader.version == judge.version + "+question"
+    seen = []
+    real = F.claim_rows
+
+    def spy(claim, evidence, question, **kw):
+        seen.append(question)
+        return real(claim, evidence, question, **kw)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(F, "claim_rows", spy)
+        asyncio.run(reader.judge(claims, MUSEUM + " ", question="When is entry free?", stage="local"))
+        asyncio.run(judge.judge(claims, MUSEUM + "  ", question="When is entry free?", stage="local"))
+    assert seen == ["When is entry free?"] * 2 + [None] * 2

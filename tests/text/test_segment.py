@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rt4chart import ConfigError, make_chunks, split_sentences
+from rt4chart.text.segment import record_lines
 
 
 def _check_offsets(text):
@@ -37,6 +38,42 @@ def test_json_context_lines():
     text = json.dumps({"name": "Blue Harbor", "rating": 4.5, "hours": {"Mon": "Closed"}}, indent=2)
     sents = _check_offsets(text)
     assert any('"rating": 4.5' in s.text for s in sents)
+
+
+RECORD = {"name": "Piranha, Sushi & Bar", "hours": None, "open": True,
+          "attributes": {"parking": {"garage": False, "street": True}, "wifi": "free"},
+          "reviews": [{"stars": 4.0, "text": "Good fish. We'd go back, [really] {yes}."},
+                      {"stars": 2.0, "text": "Slow."}]}
+
+
+def _fields(text):
+    return [s.text.replace("'", '"').replace("None", "null").replace("True", "true").replace("False", "false")
+            for s in _check_offsets(text)]
+
+
+def test_a_record_on_one_line_splits_into_the_fields_its_indented_json_has():
+    indented = json.dumps(RECORD, indent=2)
+    lines = _fields(indented)
+    assert '"name": "Piranha, Sushi & Bar",' in lines and '"garage": false,' in lines
+    # json.dumps on one line and Python's repr of the same record: the same field units as the indented JSON
+    # (string contents, commas and brackets inside them, and escaped quotes are never cut)
+    assert _fields(json.dumps(RECORD)) == lines
+    assert _fields(repr(RECORD)).count('"garage": false,') == 1
+    assert len(_fields(repr(RECORD))) == len(lines)
+    assert any("We" in u and "[really] {yes}" in u for u in _fields(repr(RECORD)))
+
+
+def test_record_lines_count_a_one_line_record_as_its_fields():
+    indented = record_lines(json.dumps(RECORD, indent=2))
+    assert indented == [ln.strip() for ln in json.dumps(RECORD, indent=2).splitlines()]
+    assert len(record_lines(repr(RECORD))) == len(record_lines(json.dumps(RECORD))) == len(indented)
+    assert record_lines("Prose line one.\n\n  {not: a record}  \n") == ["Prose line one.", "{not: a record}"]
+
+
+def test_prose_with_brackets_is_not_a_record():
+    for text in ("[1, 2, 3] are the ids. {See: the appendix}", "{a, b} and [c, d]",
+                 "{'only': 1, 'two': 2} keys is too few to be a record"):
+        assert len(_check_offsets(text)) <= 2, text
 
 
 def test_long_paragraph_is_linear_and_exact():

@@ -3,7 +3,10 @@
 Segmentation is layered so that it stays accurate and linear in the text length:
 
 1. lines: every non-blank line is its own unit, so bullet lists, headings and table rows never merge (a hard-wrapped
-   line, one that does not end a clause followed by one starting in lower case, is joined to the next);
+   line, one that does not end a clause followed by one starting in lower case, is joined to the next); a line that
+   is a whole record literal (JSON on one line, a Python dict or list as ``repr`` writes it) is cut after each
+   comma, opening bracket and before each closing bracket outside its strings, so that it splits into the same
+   fields, one unit each, as the record's indented JSON splits into lines;
 2. blingfire (a fast finite-state splitter) cuts each line into sentence candidates;
 3. a candidate that may hide a boundary (a full stop followed by a capital, as in "The U.K. is big. Mr. Lee...")
    is re-split with pysbd, which is rule-based and precise with abbreviations ("Dr.", "U.S.", "e.g.") and decimals
@@ -25,6 +28,8 @@ from ..types import Chunk, Sentence
 
 _LINE = re.compile(r"[^\n]+")
 _MAYBE_BOUNDARY = re.compile(r"[.!?][\"'”’)\]]*\s+[\"'“‘(\[]?[A-Z0-9]")
+_RECORD_KEY = re.compile(r"""["'][^"'\n]{1,80}["']\s*:\s""")  # a quoted key and its colon: 'name': or "name":
+_RECORD_MIN_KEYS = 3  # fewer quoted keys: a line that merely starts and ends with a bracket
 _PYSBD_LOCK = threading.Lock()  # pysbd's Segmenter keeps the text it is splitting on itself: one call at a time
 
 
@@ -55,6 +60,57 @@ def _lines(text: str) -> Iterator[tuple[int, int]]:
         yield cur[0], cur[1]
 
 
+def _is_record(line: str) -> bool:
+    """Whether a (stripped) line is a whole record literal: bracketed, with at least ``_RECORD_MIN_KEYS`` quoted
+    keys."""
+    return (line[:1] in "{[" and line[-1:] in "}]"
+            and len(_RECORD_KEY.findall(line, 0, 4000)) >= _RECORD_MIN_KEYS)
+
+
+def _record_pieces(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """A one-line record literal ``text[start:end]`` cut after each comma and opening bracket and before each
+    closing bracket that is outside a string (quotes ' and ", backslash escapes)."""
+    quote: Optional[str] = None
+    escaped = False
+    cut = start
+    for i in range(start, end):
+        ch = text[i]
+        if quote is not None:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
+                quote = None
+            continue
+        if ch in "'\"":
+            quote = ch
+        elif ch in ",{[":
+            yield cut, i + 1
+            cut = i + 1
+        elif ch in "}]" and i > cut:
+            yield cut, i
+            cut = i
+    if cut < end:
+        yield cut, end
+
+
+def record_lines(text: str) -> list[str]:
+    """The non-blank lines of ``text``, stripped, a line that is a whole record literal counted as its fields, one
+    line each (the units ``split_sentences`` cuts it into before it splits sentences): a record has the same lines
+    whether it is indented JSON, JSON on one line or a Python literal."""
+    out: list[str] = []
+    for m in _LINE.finditer(text):
+        body = m.group().strip()
+        if not body:
+            continue
+        if _is_record(body):
+            out.extend(p for p in (text[a:b].strip() for a, b in _record_pieces(text, m.start(), m.end())) if p)
+        else:
+            out.append(body)
+    return out
+
+
 def _flat(s: str) -> str:
     # joined hard-wrapped lines: the splitters would cut at "\n", so they see spaces (same length, same offsets)
     return s.replace("\n", " ").replace("\r", " ")
@@ -64,10 +120,15 @@ def _units(text: str) -> Iterator[tuple[int, int]]:
     """Sentence candidates from blingfire, line by line (offsets into ``text``)."""
     import blingfire
 
-    for start, end in _lines(text):
-        _, offsets = blingfire.text_to_sentences_and_offsets(_flat(text[start:end]))
-        for s, e in offsets:
-            yield start + s, start + e
+    for line_start, line_end in _lines(text):
+        body = text[line_start:line_end].strip()
+        pieces = _record_pieces(text, line_start, line_end) if _is_record(body) else [(line_start, line_end)]
+        for start, end in pieces:
+            if not text[start:end].strip():
+                continue
+            _, offsets = blingfire.text_to_sentences_and_offsets(_flat(text[start:end]))
+            for s, e in offsets:
+                yield start + s, start + e
 
 
 def _split_unit(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:

@@ -103,16 +103,6 @@ def grow(low: float) -> None:
     S.merge_words = patched  # spans.word_spans reads it from there
 
 
-def no_question() -> None:
-    """The judge reads no question: the trees, the rules and the tagger see every record as if it had none."""
-    decide = L.LocalJudge._decide
-
-    def patched(self, claims, evidence, question, semantic):
-        return decide(self, claims, evidence, None, semantic)
-
-    L.LocalJudge._decide = patched
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("-o", "--out", type=Path, required=True, help="output folder (results.jsonl)")
@@ -134,13 +124,15 @@ def main() -> None:
     ap.add_argument("--shape", default=None,
                     help="send the answers in another input shape (rt4chart eval run --shape), e.g. "
                     "instruction-question,raw-data2txt")
-    ap.add_argument("--no-question", action="store_true", help="the judge reads no question")
+    ap.add_argument("--reads-question", action="store_true",
+                    help="the judge reads the question (LocalJudge(reads_question=True); shipped: it does not)")
     args = ap.parse_args()
 
     records = validation_records()[: args.limit]
     if args.shape:
         records = shape_records(records, args.shape, split="train", data_dir=data_dir())
-    judge = L.LocalJudge(threads=2, semantic=not args.no_tagger, directory=args.model_dir)
+    judge = L.LocalJudge(threads=2, semantic=not args.no_tagger, directory=args.model_dir,
+                         reads_question=args.reads_question)
     if args.max_len:
         judge._models.tagger.encoder.max_len = args.max_len
     if args.tagger_model:
@@ -159,8 +151,6 @@ def main() -> None:
         second_window(args.second_window)
     if args.grow is not None:
         grow(args.grow)
-    if args.no_question:
-        no_question()
 
     t0 = time.time()
     results, _ = runner.run(records, Auditor(judge=judge, concurrency=1), args.out, resume=True)

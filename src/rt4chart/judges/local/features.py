@@ -36,7 +36,7 @@ from ...evidence import (
     CAMEL, STOPWORDS, TOKEN, Assessment, EvidenceIndex, Kind, Rule, Thresholds, assess, claim_numbers,
     normalised_numbers, question_keys, rule_of, stem, tokens, word_key,
 )
-from ...text.segment import split_sentences
+from ...text.segment import record_lines, split_sentences
 
 VERSION = 3
 
@@ -92,8 +92,8 @@ class WordRows:
 
 class FeatureEvidence:
     """What the features read of one evidence text: its ``EvidenceIndex`` (``index``), token counts, bigrams,
-    trigrams and positions, the keys of fields set to false, and the record columns (the first four of
-    ``RECORD_FEATURES``). Build it once per evidence text and pass it to ``claim_rows``."""
+    trigrams, positions and the joined tokens, the keys of fields set to false, and the record columns (the first
+    four of ``RECORD_FEATURES``). Build it once per evidence text and pass it to ``claim_rows``."""
 
     def __init__(self, text: str) -> None:
         toks = tokens(text)
@@ -107,12 +107,15 @@ class FeatureEvidence:
             k = _word_key(t)
             if k is not None:
                 self.positions.setdefault(k, []).append(i)
-        # words that only name a field whose value is false / none / no (a record's "OutdoorSeating": false)
-        self.false_keys = _false_field_keys(text)
         self.trigrams = set(zip(toks, toks[1:], toks[2:]))
+        #: the tokens joined by single spaces, with a space at each end: ``" w1 w2 ... "`` (``rules.copies``)
+        self.joined = f" {' '.join(toks)} "
         self.index = EvidenceIndex(text)
+        # words that only name a field whose value is false / none / no (a record's "OutdoorSeating": false), read
+        # sentence by sentence: a record's fields are its sentences, on one line or many (``split_sentences``)
+        self.false_keys = _false_field_keys("\n".join(self.index.texts))
         self.numbers = self.index.all_numbers
-        lines = [ln for ln in text.splitlines() if ln.strip()]
+        lines = record_lines(text)
         # r_ev_chars, r_ev_sentences, r_ev_colon_lines, r_ev_brace
         self.record = (math.log1p(len(text)), math.log1p(len(self.index.sentences)),
                        sum(1 for ln in lines if ":" in ln) / max(len(lines), 1),

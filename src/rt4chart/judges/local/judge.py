@@ -110,12 +110,17 @@ class LocalJudge:
 
     ``threads`` sizes the tagger's onnxruntime pool (default: the CPU count, at most 4); the tree models always take
     one thread. ``semantic=False`` keeps the trees alone (``--no-tagger``). ``directory``: a models folder (default:
-    the shipped one, ``model_dir()``)."""
+    the shipped one, ``model_dir()``).
+
+    The judge reads no question: the same answer and context get the same verdicts whether or not a question (or an
+    instruction sent as one) comes with them. ``reads_question=True`` gives the question to the features and the
+    tagger, as the models saw RAGTruth QA's questions in training (docs/results/local_judge.md, "Input shape")."""
 
     name = "local"
 
     def __init__(self, *, threshold: Optional[float] = None, word_threshold: Optional[float] = None,
-                 threads: Optional[int] = None, directory: Optional[Path] = None, semantic: bool = True) -> None:
+                 threads: Optional[int] = None, directory: Optional[Path] = None, semantic: bool = True,
+                 reads_question: bool = False) -> None:
         d = Path(directory) if directory else model_dir()
         if not is_available(d):
             raise ConfigError(f"no trained local judge model in {d}; train one with "
@@ -141,6 +146,9 @@ class LocalJudge:
         # the models that label a claim: the trees alone, or the trees with the tagger
         trees = f"{MODEL_NAME}@{card.get('version', '?')}"
         self._versions = {False: trees, True: f"{trees}+tagger@{tcard.get('version', '?')}"}
+        self.reads_question = reads_question
+        if reads_question:
+            self._versions = {k: v + "+question" for k, v in self._versions.items()}
         # one pass at a time: feature building is pure Python (GIL-bound), so passes in parallel only thrash
         self._lock = threading.Lock()
         self._recent = _Recent()
@@ -231,6 +239,7 @@ class LocalJudge:
         """Per claim, the evidence sentences its word evidence points to, best first (numbers of
         ``evidence(evidence).index.sentences``): the few sentences that together cover most of its content words;
         () when no sentence shares one. Reuses the reading of the last pass over these claims."""
+        question = question if self.reads_question else None
         with self._lock:
             rows = self._entry(claims, evidence, question).reading.rows
         return [tuple(r.assessment.order) if r.assessment is not None else () for r in rows]
@@ -253,7 +262,10 @@ class LocalJudge:
                 continue
             if forced:
                 q = max(q, threshold)  # a number swap or negation flip: flagged, the score agrees
-            edit = None if forced else one_edit(claim.text, ev.index.edits)
+            copied = not forced and R.copies(claim.text, ev)
+            if copied:  # the evidence holds the claim word for word: supported, however long the answer
+                q = min(q, R.COPY_MAX_RISK)
+            edit = None if forced or copied else one_edit(claim.text, ev.index.edits)
             if edit is not None:  # an evidence sentence copied but for one edit: flagged, whatever the model says
                 q = max(q, threshold)
                 out.append(Judgment(label=Label.CONTRADICTED, evidence=(texts[edit.sentence],), score=round(q, 4),
@@ -281,6 +293,7 @@ class LocalJudge:
             quotes = tuple(texts[i] for i in sorted(a.order[:3])) if a is not None and a.order else ()
             out.append(Judgment(label=Label.ENTAILED, evidence=quotes, score=round(q, 4),
                                 reason=f"P(hallucinated)={q:.2f} < {threshold:.2f}"
+                                + ("; the evidence holds the claim word for word" if copied else "")
                                 + ("" if quotes else "; nothing in the claim to check against the evidence"),
                                 prompt_version=version))
         return out
@@ -300,5 +313,6 @@ class LocalJudge:
         whole context once, at global verification; local chunks get the trees alone."""
         if not claims:
             return []
+        question = question if self.reads_question else None
         return await asyncio.to_thread(self._decide, claims, evidence, question,
                                        self.semantic and stage == "global")

@@ -11,7 +11,7 @@ from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from ...evidence import EvidenceIndex, claim_numbers, is_remark
+from ...evidence import EvidenceIndex, claim_numbers, is_remark, tokens
 from ...types import Claim
 from . import features as F
 
@@ -24,6 +24,11 @@ UNSEEN_MIN_RISK = 0.05
 #: a claim stating a number absent from the evidence, whose other content words a number-stating evidence sentence
 #: covers at least this well, is contradicted whatever the model says (``number_swaps``)
 NUMBER_SWAP_COVER = 0.8
+#: a claim of at least this many words that the evidence holds word for word, in order, is entailed whatever the
+#: model says, its risk at most ``COPY_MAX_RISK`` (``copies``): the models read the answer's length and the claim's
+#: position, and flag late claims of very long answers even when they copy the context
+COPY_MIN_WORDS = 4
+COPY_MAX_RISK = 0.05
 
 #: at global verification, claims whose riskiest one the trees alone put below this answer risk (their
 #: calibrator's), with no rule firing, are decided by the trees without the tagger (``needs_tagger``)
@@ -72,6 +77,13 @@ def exempt(claims: Sequence[Claim], rows: Sequence[F.WordRows], evidence: Union[
     if isinstance(evidence, str) and any(unseen):
         evidence = F.FeatureEvidence(evidence)
     return np.array([u and shares_something(c.text, evidence) for c, u in zip(claims, unseen)], dtype=bool)
+
+
+def copies(text: str, evidence: F.FeatureEvidence) -> bool:
+    """Whether ``evidence`` holds the claim ``text`` word for word (its tokens, lower-cased, one after another, at
+    least ``COPY_MIN_WORDS`` of them; punctuation and case aside)."""
+    words = tokens(text)
+    return len(words) >= COPY_MIN_WORDS and f" {' '.join(words)} " in evidence.joined
 
 
 def number_swaps(claim_matrix: np.ndarray) -> np.ndarray:
