@@ -7,8 +7,10 @@ checks). The **word model** gives each word P(inside a hallucinated span). The *
 probabilities aggregated per claim and over all the claims judged together (at the global stage: the whole answer),
 with the claim features, and gives P(claim is hallucinated). A small **calibrator** (``models.CALIBRATOR``, fitted on
 the train answers, monotone in the claim probability) turns it into the answer's risk were that claim its riskiest,
-given whether there is a question, whether the context is a record, and the context's and the answer's lengths: the
-same claim probability means more risk in some inputs than in others. That risk is ``Judgment.score``.
+given whether the context is a record, and the context's and the answer's lengths. That risk is ``Judgment.score``.
+The judge reads no question (``LocalJudge(reads_question=True)`` does): a user's pipeline may send the instruction
+as one, and the same answer and context then get the same verdicts; and a record reads the same whether it comes as
+indented JSON, JSON on one line or a Python literal (``text.segment`` cuts a one-line record into its fields).
 
 A claim is hallucinated when that risk reaches ``threshold`` (from the model card; ``--threshold``
 overrides). It is then ``contradicted`` when the lexical checks found a conflicting number or negation in the
@@ -17,9 +19,10 @@ probability reaches ``word_threshold`` (its likeliest word when none does; ``spa
 than the claim. A claim that copies an evidence sentence but for one edit (another name, number word or closed-class
 word in one place, "... is in London" against "... is in Paris", "330 metres wide" against "330 metres tall"; a
 negation the sentence does not have, or none where it has one; ``one_edit``) is ``contradicted`` whatever the model
-says, the edited words its span: RAGTruth has almost no such edits, so the models never learned them. The other
-rules on top of the models are in ``rules``: a claim of ``rules.MIN_UNSEEN_WORDS`` content words or more, none of
-them in the evidence, is ``baseless`` whatever the model says (``rules.unseen_claims``), unless it is a remark about
+says, the edited words its span: RAGTruth has almost no such edits, so the models never learned them. A claim that
+the evidence holds word for word is ``entailed`` at any answer length (``rules.copies``). The other rules on top of
+the models are in ``rules``: a claim of ``rules.MIN_UNSEEN_WORDS`` content words or more, none of them in the
+evidence, is ``baseless`` whatever the model says (``rules.unseen_claims``), unless it is a remark about
 the sources or the conversation ("If you have any further questions, feel free to ask.") or states only numbers of
 the evidence (``rules.shares_something``), or the model puts it below ``rules.UNSEEN_MIN_RISK`` ("offers takeout
 services." against a record's ``"RestaurantsTakeOut": true``); near-copies with another number and negation flips
