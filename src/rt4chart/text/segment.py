@@ -96,9 +96,9 @@ def _record_pieces(text: str, start: int, end: int) -> Iterator[tuple[int, int]]
 
 
 def record_lines(text: str) -> list[str]:
-    """The non-blank lines of ``text``, stripped, a line that is a whole record literal counted as its fields, one
-    line each (the units ``split_sentences`` cuts it into before it splits sentences): a record has the same lines
-    whether it is indented JSON, JSON on one line or a Python literal."""
+    """The non-blank lines of ``text`` (split at newlines only), stripped, a line that is a whole record literal
+    counted as its fields, one line each (as ``split_sentences`` cuts it): a record has the same lines whether it is
+    indented JSON, JSON on one line or a Python literal."""
     out: list[str] = []
     for m in _LINE.finditer(text):
         body = m.group().strip()

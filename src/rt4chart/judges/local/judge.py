@@ -114,7 +114,7 @@ class LocalJudge:
 
     The judge reads no question: the same answer and context get the same verdicts whether or not a question (or an
     instruction sent as one) comes with them. ``reads_question=True`` gives the question to the features and the
-    tagger, as the models saw RAGTruth QA's questions in training (docs/results/local_judge.md, "Input shape")."""
+    tagger, as the models saw RAGTruth QA's questions in training (what each costs: docs/results/shape.md)."""
 
     name = "local"
 
