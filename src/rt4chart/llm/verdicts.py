@@ -87,7 +87,8 @@ class Reading:
     def local_results(self, labels: Sequence[Label], hints: Sequence[Optional[str]], shown: Shown
                       ) -> dict[str, str]:
         """The prompt values that list each claim's local result for the batched global call: its local label and
-        focus chunk (``v2``: each focus chunk once, as ``F0``, ``F1`` ...; ``v3``: by its sentence numbers)."""
+        focus chunk (``v2``: each focus chunk once, as ``F0``, ``F1`` ...; ``v3``: by its sentence numbers, and a
+        focus chunk not found in the context is no hint, as ``focus`` makes it for a per-claim call)."""
         lines: list[str] = []
         focus_ids: dict[str, int] = {}
         for i, (label, hint) in enumerate(zip(labels, hints)):
