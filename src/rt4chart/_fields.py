@@ -55,6 +55,9 @@ def judge_options(f: Any, *, audit_settings: bool = True) -> Any:
         click.option("--rpm", type=int, default=None, help="requests-per-minute limit for the LLM"),
         click.option("--granularity", type=click.Choice(["per-claim", "batched"]), default=None,
                      help="LLM calls per claim (paper-exact) or per chunk/answer (hybrid: per answer by default)"),
+        click.option("--prompt-version", type=click.Choice(["v2", "v3"]), default=None,
+                     help="LLM judge's prompts: v2 (default, paper-exact: verbatim evidence quotes) or v3 (numbered "
+                     "context sentences cited by number, a short reason: replies a small model can give)"),
         click.option("--decomposition", type=click.Choice(["sentence", "holistic", "rule"]), default=None,
                      help="claim decomposition (LLM: sentence or holistic; rule = offline)"),
         click.option("--no-cache", is_flag=True, help="do not use the LLM response cache"),

@@ -269,7 +269,8 @@ def _estimate(input_path: str, output: Optional[str], fmt: Optional[str], fields
                + f"{options.get('granularity') or ('batched' if hybrid else 'per-claim')}, "
                f"{options.get('decomposition') or ('rule' if hybrid else 'sentence')} "
                f"decomposition, W={options['window']}, O={options['overlap']}, global "
-               f"{'on' if options['global_verification'] else 'off'}" + (", prefilter" if options["prefilter"] else ""))
+               f"{'on' if options['global_verification'] else 'off'}" + (", prefilter" if options["prefilter"] else "")
+               + (f", prompts {options['prompt_version']}" if options.get("prompt_version") else ""))
     title = f"rt4chart audit --estimate: {options.get('model')}, {result.audited} records" + \
         (f" ({skipped} invalid rows left out)" if skipped else "")
     click.echo(render_estimates([(setting, result)], title=title))

@@ -31,6 +31,7 @@ from rt4chart.cli import main
 from rt4chart.errors import ConfigError
 from rt4chart.judges.estimate import Assumptions, EstimatingBackend, estimate, token_counter
 from rt4chart.judges.lexical import LexicalJudge
+from rt4chart.judges.llm import LLMJudge
 from rt4chart.judges.runtime import model_dir, plain_tokenizer
 from rt4chart.llm.schemas import schema_for, VerdictReply
 from rt4chart.llm.templates import load_prompt
@@ -189,6 +190,34 @@ def test_assumed_verdict_reply_counts_reasoning_and_reason():
     assert reply["evidence"][-1] == "It has 2 million people." and reply["reasoning"] == reply["reason"] == ""
     assert out.usage.completion_tokens == counter.count(out.text) + 107
     assert backend.by_prompt["local"].calls == 1
+
+
+def test_assumed_v3_reply_cites_sentence_numbers_and_counts_no_reasoning():
+    counter = token_counter("any", TOKENIZER)
+    backend = EstimatingBackend("m", counter, assumptions=Assumptions(reasoning_tokens=100, reason_tokens=7))
+    judge = LLMJudge(backend, version="v3")
+    claim = Claim(index=0, text="Paris has 2 million people.", sentence_index=0, answer_spans=(Span(start=0, end=27),))
+    (j,) = asyncio.run(judge.judge([claim], "Paris is the capital of France. It has 2 million people.", question=None,
+                                   stage="local"))
+    lexical = LexicalJudge().judge_one(claim.text, "Paris is the capital of France. It has 2 million people.")
+    assert j.label is Label.ENTAILED and j.evidence == lexical.evidence and j.evidence[-1] == "It has 2 million people."
+    assert json.loads(j.raw) == {"reason": "", "verdict": "entailed", "sentences": list(range(len(j.evidence)))}
+    assert backend.by_prompt["local"].completion_tokens == counter.count(j.raw) + 7  # a reason, no reasoning
+
+
+@pytest.mark.parametrize("granularity", ["per-claim", "batched"])
+def test_v3_prompts_make_the_calls_v2_makes(granularity):
+    """The v3 prompts change what a call holds and replies, not which calls the audit makes."""
+    record = json.loads((Path(__file__).resolve().parents[2] / "examples" / "paper_example.jsonl").read_text())
+    kw = dict(counter=token_counter("any", TOKENIZER), judge="llm", model="m", window=2, overlap=1,
+              granularity=granularity)
+    v2, v3 = estimate([record], **kw), estimate([record], prompt_version="v3", **kw)
+
+    def calls(e, kind):
+        return sum(t["calls"] for name, t in e.by_prompt.items() if name.startswith(kind))
+
+    assert v3.calls == v2.calls and all(calls(v3, k) == calls(v2, k) for k in ("decompose", "local", "global"))
+    assert v3.completion_tokens < v2.completion_tokens  # no step-by-step reasoning
 
 
 def test_token_counter_says_what_it_counts_with(tmp_path, monkeypatch):

@@ -34,6 +34,12 @@ EXPECTED = {
     "global_ent.v2": {"context", "question", "focus", "claim"},
     "global_con.v2": {"context", "question", "focus", "claim"},
     "global_batched.v2": {"context", "question", "focus_chunks", "claims", "local_results"},
+    "local.v3": {"chunk", "question", "claim"},
+    "local_batched.v3": {"chunk", "question", "claims"},
+    "global_nic.v3": {"context", "question", "claim"},
+    "global_ent.v3": {"context", "question", "focus_sentences", "claim"},
+    "global_con.v3": {"context", "question", "focus_sentences", "claim"},
+    "global_batched.v3": {"context", "question", "local_results", "claims"},
     "hybrid_batched.v3": {"premise", "claims"},
     "hybrid_claim.v3": {"premise", "claim"},
 }
@@ -50,9 +56,24 @@ def test_every_template_ships_with_its_placeholders():
 @pytest.mark.parametrize("pid", sorted(EXPECTED))
 def test_long_shared_text_comes_before_the_varying_text(pid):
     user = load_prompt(*pid.split(".")).user
-    names = ("context", "chunk", "premise", "answer", "question", "focus", "claim", "claims", "sentence")
+    names = ("context", "chunk", "premise", "answer", "question", "focus", "focus_sentences", "claim", "claims",
+             "sentence")
     order = [user.index("{{" + n + "}}") for n in names if "{{" + n + "}}" in user]
     assert order == sorted(order)
+
+
+@pytest.mark.parametrize("pid", sorted(p for p in EXPECTED if p.endswith(".v3")))
+def test_v3_prompts_put_instructions_first_and_the_claims_last(pid):
+    """The judge's and the hybrid's v3 prompts: the instructions (system) are the same for every call of a kind, the
+    numbered context or premise opens the user message and the claim or claims close it, so a server's prefix cache
+    keeps all but the claims."""
+    prompt = load_prompt(*pid.split("."))
+    assert "{{" not in prompt.system
+    user = prompt.user.rstrip()
+    assert user.startswith(("FULL CONTEXT:\n<<<\n{{context}}", "CONTEXT CHUNK:\n<<<\n{{chunk}}",
+                            "PREMISE:\n<<<\n{{premise}}"))
+    assert user.endswith(("CLAIM:\n<<<\n{{claim}}\n>>>", "CLAIMS:\n<<<\n{{claims}}\n>>>"))
+    assert "sentences" in prompt.system and "JSON" in prompt.system
 
 
 def test_render_fills_once_and_checks_names():
@@ -132,7 +153,7 @@ def test_data_blocks_read_back_what_a_template_holds(pid):
     for name, value in values.items():
         header = {"chunk": "CONTEXT CHUNK", "context": "FULL CONTEXT", "focus": "FOCUS CHUNK",
                   "sentence": "SENTENCE TO DECOMPOSE", "sentences": "ANSWER SENTENCES"}.get(name, name.upper())
-        if name in ("focus_chunks", "local_results"):
+        if name in ("focus_chunks", "local_results", "focus_sentences"):
             continue  # laid out without a block of their own
         assert blocks[header] == value, (pid, name)
     if "claims" in values:

@@ -14,7 +14,9 @@ Assumed replies (``Assumptions``), per call type:
 - a verdict (``local`` and ``global_*``, and every claim of ``local_batched`` and ``global_batched``): the lexical
   judge's label for the claim against the prompt's chunk or context, with its evidence sentences as quotes for
   entailed and contradicted (baseless, and the lexical judge's unverified, become baseless with no quote); its
-  ``reasoning`` counts ``reasoning_tokens`` and its ``reason`` ``reason_tokens``;
+  ``reasoning`` counts ``reasoning_tokens`` and its ``reason`` ``reason_tokens``; with the ``v3`` prompts
+  (``--prompt-version v3``) the same label, citing its evidence sentences by their numbers in the prompt's numbered
+  chunk or context, with a short ``reason`` (``reason_tokens``) and no step-by-step reasoning;
 - a premise check of the hybrid judge (``hybrid_claim``, every claim of ``hybrid_batched``): the lexical judge's
   label for the claim against the numbered premise (entailed: supported, contradicted: contradicted, else
   not_stated), citing its evidence sentences; its short ``reason`` counts ``reason_tokens`` (it has no step-by-step
@@ -141,7 +143,10 @@ class _Replies:
         named ``schema``."""
         blocks = data_blocks(user)
         if schema == "PremiseCheck" or schema.startswith("BatchCheckReply"):
-            return (*self._checks(schema, blocks), False)
+            return (*self._checks(schema, blocks, "PREMISE", _CHECK_WORDS), False)
+        if schema == "CitedVerdict" or schema.startswith("BatchCitedReply"):
+            header = "CONTEXT CHUNK" if "CONTEXT CHUNK" in blocks else "FULL CONTEXT"
+            return (*self._checks(schema, blocks, header, _VERDICT_WORDS, _question(blocks)), False)
         return (*self._judge_reply(schema, blocks), True)
 
     def _judge_reply(self, schema: str, blocks: Mapping[str, str]) -> tuple[dict[str, Any], int]:
@@ -154,8 +159,7 @@ class _Replies:
         evidence = blocks.get("CONTEXT CHUNK", blocks.get("FULL CONTEXT"))
         if evidence is None:
             raise ConfigError(f"the estimate found no CONTEXT CHUNK or FULL CONTEXT block in a {schema} prompt")
-        question = blocks.get("QUESTION")
-        question = None if question in (None, NO_QUESTION) else question
+        question = _question(blocks)
         if schema == "VerdictReply":
             return self._verdict(self._block(blocks, "CLAIM", schema), evidence, question), 1
         if schema == "BatchVerdictReply":
@@ -164,21 +168,23 @@ class _Replies:
             return {"verdicts": verdicts}, len(verdicts)
         raise ConfigError(f"the estimate has no assumed reply for a {schema} request")
 
-    def _checks(self, schema: str, blocks: Mapping[str, str]) -> tuple[dict[str, Any], int]:
-        """The hybrid judge's premise checks: the lexical judge's label of each claim against the premise sentences
-        (entailed: supported, contradicted: contradicted, else not_stated), citing its evidence sentences."""
-        premise = parse_numbered(self._block(blocks, "PREMISE", schema))
+    def _checks(self, schema: str, blocks: Mapping[str, str], header: str, words: Mapping[Label, str],
+                question: Optional[str] = None) -> tuple[dict[str, Any], int]:
+        """Verdicts that cite numbered sentences (the hybrid judge's premise checks, the LLM judge's ``v3``
+        verdicts): the lexical judge's label of each claim against the sentences of block ``header``, in the reply's
+        ``words`` (the last one for any other label), citing its evidence sentences."""
+        premise = parse_numbered(self._block(blocks, header, schema))
         text = " ".join(premise.values())
         number = {sentence: n for n, sentence in premise.items()}
+        otherwise = list(words.values())[-1]
 
         def check(claim: str) -> dict[str, Any]:
-            judgment = self.lexical.judge_one(claim, text)
-            verdict = {Label.ENTAILED: "supported", Label.CONTRADICTED: "contradicted"}.get(judgment.label,
-                                                                                           "not_stated")
-            cited = [number[q] for q in judgment.evidence if q in number] if verdict != "not_stated" else []
+            judgment = self.lexical.judge_one(claim, text, question=question)
+            verdict = words.get(judgment.label, otherwise)
+            cited = [number[q] for q in judgment.evidence if q in number] if verdict != otherwise else []
             return {"reason": "", "verdict": verdict, "sentences": cited}
 
-        if schema == "PremiseCheck":
+        if schema in ("PremiseCheck", "CitedVerdict"):
             return check(self._block(blocks, "CLAIM", schema)), 1
         numbered = parse_numbered(self._block(blocks, "CLAIMS", schema))
         return {"verdicts": [{"claim": i, **check(c)} for i, c in numbered.items()]}, len(numbered)
@@ -200,6 +206,16 @@ class _Replies:
             verdict, quotes = "baseless", []
         # the reasoning and reason are counted, not written: ``reasoning_tokens`` and ``reason_tokens`` each
         return {"reasoning": "", "evidence": quotes, "verdict": verdict, "reason": ""}
+
+
+#: how replies that cite numbered sentences name the lexical judge's labels (the last word: any other label)
+_CHECK_WORDS = {Label.ENTAILED: "supported", Label.CONTRADICTED: "contradicted", Label.BASELESS: "not_stated"}
+_VERDICT_WORDS = {Label.ENTAILED: "entailed", Label.CONTRADICTED: "contradicted", Label.BASELESS: "baseless"}
+
+
+def _question(blocks: Mapping[str, str]) -> Optional[str]:
+    question = blocks.get("QUESTION")
+    return None if question in (None, NO_QUESTION) else question
 
 
 @dataclass

@@ -37,7 +37,7 @@ from ..errors import ConfigError
 from ..llm.ask import Asked, ask
 from ..llm.backend import ChatBackend
 from ..llm.schemas import NumberedCheck, PremiseCheck, batch_check_reply
-from ..llm.templates import Prompt, as_data, format_numbered, load_prompt
+from ..llm.templates import Prompt, as_data, cited_items, format_numbered, load_prompt
 from ..meter import record_note
 from ..types import Claim, Judgment, Label, RecordError, Stage
 from .local import LocalJudge
@@ -207,7 +207,7 @@ class HybridJudge:
                                                       f"{why}"[:600]})
         assert isinstance(check, (PremiseCheck, NumberedCheck))
         label = self.policy.get((local.label, check.verdict), local.label)
-        cited = [premise[n] for n in dict.fromkeys(check.sentences) if 0 <= n < len(premise)]
+        cited, _ = cited_items(check.sentences, premise)  # a number out of range cites nothing
         note = f"LLM {check.verdict.replace('_', ' ')}: {check.reason.strip()}"
         if label is local.label and (label, check.verdict) not in _AGREE:
             # the local verdict stands (the policy keeps it, or the model agrees with a baseless one)

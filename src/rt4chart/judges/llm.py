@@ -16,8 +16,14 @@ Granularity:
 - ``batched``: one call per chunk judging all claims, and one global call per answer (each claim listed with its
   local label and, for Ent/Con, its focus chunk).
 
+Prompt versions (``version``, ``LLMSettings.prompt_version``, ``--prompt-version``; ``rt4chart.llm.verdicts``):
+``v2`` (the default, paper-exact) shows the chunk or context as it is and asks for step-by-step reasoning and verbatim
+evidence quotes; ``v3`` shows it as numbered sentences and asks for a short reason, the verdict and the numbers of the
+sentences it rests on, whose exact text becomes the evidence (replies a small local model can give).
+
 Failure policy (never fail open): a reply that is not valid JSON for the schema, that gives an Ent/Con verdict
-without evidence, or that quotes evidence not found in the text it was given, is sent back once with the error;
+without evidence, or that quotes evidence not found in the text it was given (v3: cites a sentence number the
+text does not have), is sent back once with the error;
 if the second reply is still unusable the claim is ``unverified`` with the reason and the raw reply. When the
 backend gives up on transient failures (429/5xx/timeouts after its retries) the claims are ``unverified`` with the
 reason, and so are they when a request exceeds the model's context (``ContextOverflowError``). Configuration
@@ -29,7 +35,6 @@ then decomposes that answer with the rule decomposer and notes it in the record'
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any, Awaitable, Callable, Optional, Sequence
 
 from pydantic import BaseModel
@@ -40,42 +45,18 @@ from ..llm.ask import Asked, ask
 from ..llm.backend import CachedBackend, ChatBackend, Limiter, OpenAIBackend
 from ..llm.cache import ResponseCache
 from ..llm.pricing import price_for
-from ..llm.schemas import (
-    BatchVerdictReply,
-    HolisticClaimsReply,
-    SentenceClaimsReply,
-    VerdictReply,
-    locate_quote,
-)
+from ..llm.schemas import HolisticClaimsReply, SentenceClaimsReply
 from ..llm.settings import DEFAULT_BASE_URL, Decomposition, Granularity, LLMSettings, llm_env
 from ..llm.templates import PROMPT_VERSION, Prompt, as_data, format_numbered, load_prompt
+from ..llm.verdicts import READINGS, Shown, reading
 from ..text.segment import split_sentences
 from ..types import Claim, Judgment, Label, Stage
 
 __all__ = ["DEFAULT_BASE_URL", "LLMSettings", "LLMJudge", "LLMDecomposer", "build_backend", "build_llm", "llm_env"]
 
 NO_QUESTION = "(none: this task has no question)"
-REASK = (
-    "Your reply could not be used: {problems}\n"
-    "Reply again with only the JSON object described above. Copy every evidence quote character for character "
-    "from the text you were given."
-)
-
-
-def _verdict(
-    verdict: str, quotes: Sequence[str], evidence_text: str, where: str
-) -> tuple[tuple[str, ...], list[str]]:
-    """Anchored evidence quotes and the problems with them (Ent/Con need grounded quotes; Nic has none, Eq. 1)."""
-    if verdict == "baseless":
-        return (), []
-    quotes = [q for q in quotes if q.strip()]
-    if not quotes:
-        return (), [f'a "{verdict}" verdict needs at least one evidence quote from the {where}.']
-    located = [locate_quote(q, evidence_text) for q in quotes]
-    missing = [q for q, hit in zip(quotes, located) if hit is None]
-    if missing:
-        return (), [f"these evidence quotes do not occur in the {where}: {json.dumps(missing, ensure_ascii=False)}."]
-    return tuple(dict.fromkeys(hit for hit in located if hit is not None)), []
+#: the decomposers' re-ask (the v2 judge prompts' own)
+REASK = READINGS["v2"].reask
 
 
 class LLMJudge:
@@ -90,6 +71,7 @@ class LLMJudge:
         self.backend = backend
         self.granularity = granularity
         self.version = version
+        self.reading = reading(version)  # how this version shows evidence and reads a verdict's evidence
         self.prompts = {
             name: load_prompt(name, version)
             for name in ("local", "global_nic", "global_ent", "global_con", "local_batched", "global_batched")
@@ -117,36 +99,37 @@ class LLMJudge:
         if not claims:
             return []
         q = as_data(question) if question and question.strip() else NO_QUESTION
+        if stage not in ("local", "global"):
+            raise ConfigError(f"stage must be 'local' or 'global', got {stage!r}")
+        shown = self.reading.show(evidence)  # v3: numbered sentences (the auditor's splitter, as it splits C)
         if stage == "local":
             if self.granularity == "batched":
-                return await self._batched(self.prompts["local_batched"], claims, evidence, "chunk",
-                                           {"chunk": as_data(evidence), "question": q})
-            return list(await asyncio.gather(*(self._local(c, evidence, q) for c in claims)))
-        if stage != "global":
-            raise ConfigError(f"stage must be 'local' or 'global', got {stage!r}")
+                return await self._batched(self.prompts["local_batched"], claims, shown, "chunk",
+                                           {"chunk": shown.text, "question": q})
+            return list(await asyncio.gather(*(self._local(c, shown, q) for c in claims)))
         labels = list(local_labels) if local_labels is not None else [Label.BASELESS] * len(claims)
         focus = list(hints) if hints is not None else [None] * len(claims)
         if len(labels) != len(claims) or len(focus) != len(claims):
             raise ConfigError("local_labels and hints must have one entry per claim")
         if self.granularity == "batched":
-            return await self._global_batched(claims, evidence, q, labels, focus)
+            values = {"context": shown.text, "question": q, **self.reading.local_results(labels, focus, shown)}
+            return await self._batched(self.prompts["global_batched"], claims, shown, "context", values)
         return list(
-            await asyncio.gather(*(self._global(c, evidence, q, lab, hint)
+            await asyncio.gather(*(self._global(c, shown, q, lab, hint)
                                    for c, lab, hint in zip(claims, labels, focus)))
         )
 
     # -- per-claim -------------------------------------------------------------------------------------------
-    async def _single(self, prompt: Prompt, values: dict[str, str], evidence: str, where: str) -> Judgment:
+    async def _single(self, prompt: Prompt, values: dict[str, str], shown: Shown, where: str) -> Judgment:
         anchored: dict[str, tuple[str, ...]] = {}
 
-        def check(reply: VerdictReply) -> list[str]:
-            quotes, problems = _verdict(reply.verdict, reply.evidence, evidence, where)
-            anchored["quotes"] = quotes
+        def check(reply: Any) -> list[str]:
+            anchored["quotes"], problems = self.reading.evidence(reply, shown, where)
             return problems
 
-        ex = await ask(self.backend, prompt, values, VerdictReply, check, reask=REASK)
+        ex = await ask(self.backend, prompt, values, self.reading.single, check, reask=self.reading.reask)
         if ex.ok:
-            assert isinstance(ex.reply, VerdictReply)
+            assert ex.reply is not None
             return Judgment(
                 label=Label(ex.reply.verdict),
                 evidence=anchored["quotes"],
@@ -165,29 +148,32 @@ class LLMJudge:
                 problems if problems is not None else ex.problems)
         return Judgment(label=Label.UNVERIFIED, reason=reason, raw=ex.raw, prompt_version=prompt.id)
 
-    async def _local(self, claim: Claim, chunk: str, question: str) -> Judgment:
-        values = {"chunk": as_data(chunk), "question": question, "claim": as_data(claim.text)}
+    async def _local(self, claim: Claim, chunk: Shown, question: str) -> Judgment:
+        values = {"chunk": chunk.text, "question": question, "claim": as_data(claim.text)}
         return await self._single(self.prompts["local"], values, chunk, "chunk")
 
     async def _global(
-        self, claim: Claim, context: str, question: str, local_label: Label, hint: Optional[str]
+        self, claim: Claim, context: Shown, question: str, local_label: Label, hint: Optional[str]
     ) -> Judgment:
-        values = {"context": as_data(context), "question": question, "claim": as_data(claim.text)}
-        if hint is None or local_label not in (Label.ENTAILED, Label.CONTRADICTED):
+        values = {"context": context.text, "question": question, "claim": as_data(claim.text)}
+        focus = None
+        if hint is not None and local_label in (Label.ENTAILED, Label.CONTRADICTED):
+            focus = self.reading.focus(context, hint)  # v3: None for a hint not found in C word for word
+        if focus is None:
             prompt = self.prompts["global_nic"]  # Table 2: locally Nic -> full C + claim, no location hint
         else:
             prompt = self.prompts["global_ent" if local_label is Label.ENTAILED else "global_con"]
-            values["focus"] = as_data(hint)  # Table 2: locally Ent/Con -> full C + focus chunk + claim
+            values.update(focus)  # Table 2: locally Ent/Con -> full C + focus chunk + claim
         return await self._single(prompt, values, context, "context")
 
     # -- batched ---------------------------------------------------------------------------------------------
     async def _batched(
-        self, prompt: Prompt, claims: Sequence[Claim], evidence: str, where: str, values: dict[str, str]
+        self, prompt: Prompt, claims: Sequence[Claim], shown: Shown, where: str, values: dict[str, str]
     ) -> list[Judgment]:
         n = len(claims)
         items: dict[int, tuple[Optional[Judgment], list[str]]] = {}
 
-        def check(reply: BatchVerdictReply) -> list[str]:
+        def check(reply: Any) -> list[str]:
             items.clear()
             problems: list[str] = []
             for v in reply.verdicts:
@@ -197,7 +183,7 @@ class LLMJudge:
                 if v.claim in items:
                     problems.append(f"claim [{v.claim}] is judged more than once.")
                     continue
-                quotes, issues = _verdict(v.verdict, v.evidence, evidence, where)
+                quotes, issues = self.reading.evidence(v, shown, where)
                 issues = [f"claim [{v.claim}]: {p}" for p in issues]
                 judgment = None if issues else Judgment(label=Label(v.verdict), evidence=quotes, reason=v.reason)
                 items[v.claim] = (judgment, issues)
@@ -208,7 +194,8 @@ class LLMJudge:
             return problems
 
         lines = format_numbered({i: c.text for i, c in enumerate(claims)})
-        ex = await ask(self.backend, prompt, {**values, "claims": lines}, BatchVerdictReply, check, reask=REASK)
+        ex = await ask(self.backend, prompt, {**values, "claims": lines}, self.reading.batch(n), check,
+                       reask=self.reading.reask)
         items.clear()
         if ex.reply is not None:
             check(ex.reply)  # the per-claim state of the last reply that parsed
@@ -223,22 +210,6 @@ class LLMJudge:
             else:
                 out.append(self._unverified(ex, prompt, issues))
         return out
-
-    async def _global_batched(
-        self, claims: Sequence[Claim], context: str, question: str, labels: list[Label], hints: list[Optional[str]]
-    ) -> list[Judgment]:
-        focus_ids: dict[str, int] = {}
-        local = []
-        for i, (label, hint) in enumerate(zip(labels, hints)):
-            if hint is None or label not in (Label.ENTAILED, Label.CONTRADICTED):
-                local.append(f"claim {i}: LOCAL baseless: no location hint; search the whole context from scratch.")
-            else:
-                fid = focus_ids.setdefault(hint, len(focus_ids))
-                local.append(f"claim {i}: LOCAL {label.value}: focus chunk F{fid}.")
-        focus = "\n\n".join(f"F{fid}:\n<<<\n{as_data(text)}\n>>>" for text, fid in focus_ids.items()) or "(none)"
-        values = {"context": as_data(context), "question": question, "focus_chunks": focus,
-                  "local_results": "\n".join(local)}
-        return await self._batched(self.prompts["global_batched"], claims, context, "context", values)
 
     async def aclose(self) -> None:
         """Close the backend's HTTP client on the running loop (optional: it also closes with its loop)."""
@@ -344,6 +315,6 @@ def build_llm(settings: LLMSettings, *, backend: Optional[ChatBackend] = None,
     if backend is None:
         backend = build_backend(settings, limiter=limiter)
     return (
-        LLMJudge(backend, granularity=settings.granularity),
+        LLMJudge(backend, granularity=settings.granularity, version=settings.prompt_version),
         LLMDecomposer(backend, mode=settings.decomposition),
     )

@@ -46,9 +46,9 @@ def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
     Options: for ``lexical``: ``support``, ``match``; for ``local``: ``threshold``, ``no_tagger``, ``model_dir`` (a
     models folder written by the training scripts' ``--out-dir``; default: the shipped one); for ``verifier``:
     ``model_dir`` (a folder written by ``python3 -m rt4chart_training.verifier.export``; default: the shipped one);
-    for ``llm``: the fields of ``rt4chart.judges.llm.LLMSettings`` (``base_url``, ``model``, ...); for ``hybrid``:
-    the local judge's and the LLM's (its ``granularity`` defaults to ``batched``: one call per answer), and ``floor``
-    and ``margin`` (``HybridJudge``'s routing); ``backend``, a
+    for ``llm``: the fields of ``rt4chart.judges.llm.LLMSettings`` (``base_url``, ``model``, ``prompt_version``, ...);
+    for ``hybrid``: the local judge's and the LLM's (its ``granularity`` defaults to ``batched``: one call per
+    answer; its prompts are its own), and ``floor`` and ``margin`` (``HybridJudge``'s routing); ``backend``, a
     ``ChatBackend`` to use instead of the one the settings describe (the cost estimate's, which calls no model); and
     ``limiter`` (a request pacer shared with other processes, ``rt4chart.llm.backend.Limiter``; the Ray engine's).
     ``threads`` sizes the onnxruntime pool of the local judge's tagger and of the verifier (default: the CPU
@@ -79,6 +79,9 @@ def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
         given = [f"--{key}" for key in ("floor", "margin") if options.get(key) is not None]
         if given:
             raise ConfigError(f"{' and '.join(given)} route the hybrid judge's claims, but the judge here is {name}")
+    if name != "llm" and options.get("prompt_version") is not None:
+        raise ConfigError(f"--prompt-version {options['prompt_version']} chooses the LLM judge's prompts, but the "
+                          f"judge here is {name}")
     if name != "llm" and options.get("decomposition") not in (None, "rule"):
         raise ConfigError(f"--decomposition {options['decomposition']} needs the LLM judge; the {name} judge reads "
                           "claims from the rule decomposer")

@@ -100,12 +100,45 @@ class NumberedCheck(_Reply):
     _short = field_validator("reason")(_cut)
 
 
-@lru_cache(maxsize=64)
+class CitedVerdict(_Reply):
+    """One verdict on one claim against numbered evidence sentences (the LLM judge's ``v3`` prompts): a short reason
+    first, then the verdict and the numbers of the sentences it rests on, which rt4chart turns into evidence quotes.
+    A longer reason is cut, not re-asked."""
+
+    reason: str = _REASON
+    verdict: Verdict
+    sentences: list[int] = _CITED
+
+    _short = field_validator("reason")(_cut)
+
+
+class NumberedCitedVerdict(_Reply):
+    """A ``CitedVerdict`` of claim number ``claim`` among several judged in one call."""
+
+    claim: int
+    reason: str = _REASON
+    verdict: Verdict
+    sentences: list[int] = _CITED
+
+    _short = field_validator("reason")(_cut)
+
+
+@lru_cache(maxsize=128)
+def _batch_of(item: type[BaseModel], n: int, name: str) -> type[BaseModel]:
+    verdicts = Annotated[list[item], Field(json_schema_extra={"minItems": n, "maxItems": n})]  # type: ignore[valid-type]
+    return create_model(f"{name}{n}", __base__=_Reply, verdicts=(verdicts, ...))
+
+
 def batch_check_reply(n: int) -> type[BaseModel]:
     """The reply model of ``n`` claims checked in one call: exactly ``n`` verdicts (``minItems``/``maxItems``, so a
     server that enforces the schema cannot stop early or run on)."""
-    verdicts = Annotated[list[NumberedCheck], Field(json_schema_extra={"minItems": n, "maxItems": n})]
-    return create_model(f"BatchCheckReply{n}", __base__=_Reply, verdicts=(verdicts, ...))
+    return _batch_of(NumberedCheck, n, "BatchCheckReply")
+
+
+def batch_cited_reply(n: int) -> type[BaseModel]:
+    """The reply model of ``n`` claims judged in one call with cited sentence numbers (the LLM judge's ``v3``
+    batched prompts): exactly ``n`` ``NumberedCitedVerdict`` items, as ``batch_check_reply``."""
+    return _batch_of(NumberedCitedVerdict, n, "BatchCitedReply")
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from typing import Any, Literal, Mapping, Optional, Union
 from ..errors import ConfigError
 from .backend import DEFAULT_MAX_TOKENS
 from .pricing import price_for
+from .verdicts import READINGS
 
 Granularity = Literal["per-claim", "batched"]
 Decomposition = Literal["sentence", "holistic"]
@@ -42,7 +43,9 @@ class LLMSettings:
 
     ``max_tokens`` caps every reply (``DEFAULT_MAX_TOKENS``; 0 or None: no cap); ``structured`` is ``auto`` (a
     strict JSON schema, stepping down to ``json_object`` and then plain JSON instructions when the server refuses
-    one), or one of ``json_schema``, ``json_object``, ``text`` to fix the mode."""
+    one), or one of ``json_schema``, ``json_object``, ``text`` to fix the mode. ``prompt_version`` chooses the
+    judge's prompts (``rt4chart.llm.verdicts``): ``v2`` (paper-exact: verbatim evidence quotes) or ``v3`` (numbered
+    context sentences, cited by number); the decomposers' prompts are the same in both."""
 
     base_url: str
     model: str
@@ -50,6 +53,7 @@ class LLMSettings:
     concurrency: int = 8
     rpm: Optional[float] = None
     granularity: Granularity = "per-claim"
+    prompt_version: str = "v2"
     decomposition: Decomposition = "sentence"
     cache: bool = True
     cache_path: Optional[Union[str, Path]] = None
@@ -71,6 +75,8 @@ class LLMSettings:
             raise ConfigError("an LLM model name is required: --model or RT4CHART_MODEL (model=... from Python)")
         if self.granularity not in ("per-claim", "batched"):
             raise ConfigError(f"granularity must be 'per-claim' or 'batched', got {self.granularity!r}")
+        if self.prompt_version not in READINGS:
+            raise ConfigError(f"prompt_version must be one of {', '.join(READINGS)}, got {self.prompt_version!r}")
         if self.decomposition not in ("sentence", "holistic"):
             raise ConfigError(f"decomposition must be 'sentence' or 'holistic', got {self.decomposition!r}")
         if isinstance(self.concurrency, bool) or not isinstance(self.concurrency, int) or self.concurrency < 1:

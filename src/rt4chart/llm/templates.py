@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from ..errors import ConfigError
 
@@ -103,6 +103,13 @@ def format_numbered(items: Mapping[int, str]) -> str:
     """``[0] first\\n[1] second``: how claims and sentences are listed inside prompts, one line each (a line break
     inside an item is a space), as data (``as_data``)."""
     return "\n".join(f"[{i}] {' '.join(as_data(text).split())}" for i, text in items.items())
+
+
+def cited_items(numbers: Sequence[int], items: Sequence[str]) -> tuple[list[str], list[int]]:
+    """The items of a numbered list (numbered from 0, as ``format_numbered`` lists them) that a reply cites by number,
+    each once, in the order first cited, and the cited numbers that name no item."""
+    first = list(dict.fromkeys(numbers))
+    return [items[n] for n in first if 0 <= n < len(items)], [n for n in first if not 0 <= n < len(items)]
 
 
 def data_blocks(text: str) -> dict[str, str]:
