@@ -154,6 +154,8 @@ def main(argv: Optional[list[str]] = None) -> None:
     ap.add_argument("--floor", type=float, default=None, help="the hybrid judge's routing floor (default: its own)")
     ap.add_argument("--margin", type=float, default=None, help="the hybrid judge's margin (default: its own)")
     ap.add_argument("--no-slice", action="store_true", help="the cases and the paper example only")
+    ap.add_argument("--prompt-version", choices=("v2", "v3"), default=None,
+                    help="the LLM judge's prompts (default: its own, v2)")
     ap.add_argument("-o", "--out", required=True)
     args = ap.parse_args(argv)
     out = Path(args.out)
@@ -168,6 +170,8 @@ def main(argv: Optional[list[str]] = None) -> None:
                            granularity="batched" if judge == "llm" else args.granularity)
         if judge == "llm":
             options["decomposition"] = "rule"  # the same claims as the other two judges
+            if args.prompt_version:
+                options["prompt_version"] = args.prompt_version
         if judge == "hybrid":
             options.update({k: v for k, v in (("floor", args.floor), ("margin", args.margin)) if v is not None})
         auditor = build_auditor(judge, **options)
@@ -176,7 +180,8 @@ def main(argv: Optional[list[str]] = None) -> None:
         rows = asyncio.run(audit_all(auditor, records, out / f"{judge}-slice.jsonl"))
         case_rows = asyncio.run(audit_all(auditor, cases, out / f"{judge}-cases.jsonl"))
         [paper_row] = asyncio.run(audit_all(auditor, [paper], out / f"{judge}-paper.jsonl"))
-        name = judge + (f" (floor {args.floor:g})" if judge == "hybrid" and args.floor is not None else "") + \
+        name = judge + (f" {args.prompt_version}" if judge == "llm" and args.prompt_version else "") + \
+            (f" (floor {args.floor:g})" if judge == "hybrid" and args.floor is not None else "") + \
             (f" (margin {args.margin:g})" if judge == "hybrid" and args.margin is not None else "")
         summaries.append(summarize(name, rows, gold, case_rows, [c["expected"] for c in cases], paper_row))
         times[judge] = {r["id"]: r["usage"]["seconds"] for r in rows}

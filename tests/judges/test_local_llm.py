@@ -119,9 +119,10 @@ def test_llm_batched_replies_are_usable(server):
             assert RECORD["context"][ev.start:ev.end] == ev.text
 
 
-@pytest.mark.xfail(strict=True, reason="measured with Qwen2.5-Coder-1.5B-Instruct Q4_K_M: claim 1 ('The policy applies "
-                   "to all users') comes out entailed (docs/results/hybrid.md); strict, so a model or version that "
-                   "gets it right fails here until this mark goes")
+@pytest.mark.xfail(strict=True, reason="measured with Qwen2.5-Coder-1.5B-Instruct Q4_K_M: claim 4 ('Verified new users "
+                   "can receive a one-time 7-day extension...', a paraphrase) comes out contradicted "
+                   "(docs/results/hybrid.md); strict, so a model or version that gets it right fails here until this "
+                   "mark goes")
 def test_hybrid_on_the_paper_example(server):
     record = json.loads(PAPER.read_text().splitlines()[0])
     result = audit("hybrid", server, record)
