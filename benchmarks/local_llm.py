@@ -95,7 +95,7 @@ def llm_claims(row: dict, judge: str) -> tuple[int, int]:
             failed = "LLM check failed" in reason
             judged += failed or (c.get("prompt_version") or "").startswith("hybrid")
             bad += failed
-        elif judge == "llm":
+        elif judge.startswith("llm"):
             judged += 1
             bad += c["label"] == "unverified"
     return judged, bad
