@@ -42,8 +42,9 @@ def judge_options(f: Any, *, audit_settings: bool = True) -> Any:
                      type=click.Choice(["auto", "lexical", "local", "llm", "verifier", "hybrid"]),
                      default="auto", show_default=True, help="auto = LLM if --base-url/--model or RT4CHART_BASE_URL "
                      "is set, else the trained offline judge if installed, else lexical; verifier = the NLI claim "
-                     "verifier (--model-dir: its model folder); hybrid = the offline judge, with the LLM of "
-                     "--base-url/--model asked only about the claims that need meaning."),
+                     "verifier (--model-dir: its model folder); hybrid = the offline judge and one-token verdicts "
+                     "of the LLM of --gguf or --base-url/--model on every claim, combined (auto picks it with "
+                     "--gguf)."),
         click.option("--window", "-W", type=int, default=25, show_default=True, help="chunk size W in sentences"),
         click.option("--overlap", "-O", type=int, default=10, show_default=True, help="chunk overlap O (< W)"),
         click.option("--no-global", is_flag=True, help="skip global verification (local labels are final)"),
@@ -70,12 +71,16 @@ def judge_options(f: Any, *, audit_settings: bool = True) -> Any:
                      help="claim threshold of the local judge (default: calibrated, in its model card)"),
         click.option("--no-tagger", is_flag=True,
                      help="local judge: skip its MiniLM tagger (trees only; about 4x faster, lower F1)"),
+        click.option("--gguf", envvar="RT4CHART_GGUF", type=click.Path(dir_okay=False), default=None,
+                     help="a GGUF model file: rt4chart starts llama.cpp's llama-server for it (on PATH, or "
+                     "$RT4CHART_LLAMA_SERVER) on a free loopback port for the run, and stops it after; implies "
+                     "--judge hybrid unless --judge llm is chosen (rt4chart audit)"),
         click.option("--floor", type=click.FloatRange(0, 1), default=None,
                      help="hybrid judge: claims the local judge scores under this are not sent to the LLM (default "
-                     "0.15; 0 sends every claim some sentence supports)"),
-        click.option("--margin", type=click.FloatRange(0, 1), default=None,
-                     help="hybrid judge: baseless claims scored under the local threshold + this are sent to the LLM "
-                     "(default 0.25)"),
+                     "0: every claim is asked)"),
+        click.option("--combination", type=click.Path(exists=True, dir_okay=False), default=None,
+                     help="hybrid judge: a combination card you fitted (python -m "
+                     "rt4chart_training.hybrid_combination; default: the shipped one)"),
         click.option("--model-dir", type=click.Path(exists=True, file_okay=False), default=None,
                      help="local judge: a models folder you trained (the training scripts' --out-dir); verifier: "
                      "a folder of python3 -m rt4chart_training.verifier.export (default: the shipped one)"),
@@ -113,6 +118,9 @@ def auditor_options(judge_kw: dict[str, Any], env_options: dict[str, Any]) -> di
         out["cache"] = False
     if kw.pop("no_tagger", False):
         out["no_tagger"] = True
+    if kw.pop("gguf", None) is not None:
+        raise click.UsageError("--gguf (or RT4CHART_GGUF) starts a model server for rt4chart audit "
+                               "only; for this command run llama-server yourself and pass --base-url")
     return {**env_options, **out, **{k: v for k, v in kw.items() if v is not None}}
 
 

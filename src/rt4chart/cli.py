@@ -160,16 +160,35 @@ def _print_summary(summary: Any, console: Any, *, baseline: bool = False) -> Non
               "cluster's CPUs)")
 @judge_options
 @estimate_options
-def audit(input_path: str, output: Optional[str], resume: bool, retry_errors: bool, baseline: Optional[str],
-          fmt: Optional[str], source: str, fields: Any, gate_accept: Optional[float], quiet: bool, engine: str,
-          address: Optional[str], workers: Optional[int], estimate: bool, tokenizer_file: Optional[str],
-          reasoning_tokens: Optional[int], **judge_kw: Any) -> None:
+def audit(**args: Any) -> None:
     """Audit every record of INPUT (JSONL, JSON array, CSV or Parquet; - for stdin) and write one result per
     record. With --engine ray, INPUT may also be a folder of such files, or a URI that pyarrow reads (s3://...).
 
     Each record needs id, context (string or list of strings), answer, and optionally question. With --estimate,
     print what the LLM judge would spend on them instead (no model is called; -o receives the estimate as JSON).
+    With --gguf, the model server is started for the run and stopped after it.
     """
+    if args.get("gguf") is None:
+        return _audit(**args)
+    from rich.console import Console
+
+    from ._console import print_error
+    from .llm.managed import managed_model
+
+    if args["estimate"] or args["engine"] != "local":
+        raise click.UsageError("--gguf works with --engine local, without --estimate")
+    try:
+        with managed_model(args, binary=os.environ.get("RT4CHART_LLAMA_SERVER")):
+            _audit(**args)
+    except ConfigError as exc:
+        print_error(Console(stderr=True), exc)
+        sys.exit(EXIT_USAGE)
+
+
+def _audit(input_path: str, output: Optional[str], resume: bool, retry_errors: bool, baseline: Optional[str],
+           fmt: Optional[str], source: str, fields: Any, gate_accept: Optional[float], quiet: bool, engine: str,
+           address: Optional[str], workers: Optional[int], estimate: bool, tokenizer_file: Optional[str],
+           reasoning_tokens: Optional[int], **judge_kw: Any) -> None:
     from rich.console import Console
 
     from ._console import print_error

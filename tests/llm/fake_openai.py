@@ -105,6 +105,20 @@ class Reply:
     finish_reason: str = "stop"
     reset: bool = False  # abort the connection with a TCP RST (SO_LINGER 0) instead of answering
     content_type: str = "application/json"
+    #: the first token's alternatives as (token, logprob) pairs, sent as ``choices[0].logprobs`` when the request
+    #: asks for ``logprobs`` (as llama.cpp's server, OpenAI and vLLM do)
+    top_logprobs: Optional[list[tuple[str, float]]] = None
+
+    @classmethod
+    def yes_no(cls, p_yes: float) -> "Reply":
+        """A one-token Yes/No verdict with P(yes) = ``p_yes``: the likelier word as content, both with their
+        log-probabilities (and an unrelated third token)."""
+        import math
+
+        p = min(max(p_yes, 1e-9), 1 - 1e-9)
+        top = sorted([("Yes", math.log(p * 0.98)), ("No", math.log((1 - p) * 0.98)), ("The", math.log(0.02))],
+                     key=lambda t: -t[1])
+        return cls(content=top[0][0], top_logprobs=top, finish_reason="length")
 
     @classmethod
     def json(cls, obj: Any, **kw: Any) -> "Reply":
@@ -144,8 +158,10 @@ def scripted(*replies: Union[Reply, str, dict, list]) -> Handler:
 class FakeOpenAI:
     """A threaded HTTP server on ``127.0.0.1:<free port>`` speaking ``POST /v1/chat/completions``."""
 
-    def __init__(self, handler: Handler, *, latency: float = 0.0, model: str = "fake-model") -> None:
+    def __init__(self, handler: Handler, *, latency: float = 0.0, model: str = "fake-model",
+                 total_slots: Optional[int] = None) -> None:
         self.handler = handler
+        self.total_slots = total_slots  # reported at GET /props (llama.cpp's server) when set
         self.latency = latency
         self.model = model
         self.requests: list[ChatRequest] = []
@@ -174,6 +190,8 @@ class FakeOpenAI:
             def do_GET(self) -> None:  # noqa: N802
                 if self.path.rstrip("/").endswith("/models"):
                     server._send(self, 200, {}, json.dumps({"data": [{"id": server.model, "object": "model"}]}))
+                elif self.path.rstrip("/") == "/props" and server.total_slots is not None:
+                    server._send(self, 200, {}, json.dumps({"total_slots": server.total_slots}))
                 else:
                     server._send(self, 404, {}, json.dumps({"error": {"message": "not found"}}))
 
@@ -269,18 +287,21 @@ class FakeOpenAI:
             "completion_tokens": estimate_tokens(content),
         }
         usage = {**usage, "total_tokens": usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0)}
+        choice: dict[str, Any] = {
+            "index": 0,
+            "message": {"role": "assistant", "content": content},
+            "finish_reason": reply.finish_reason,
+        }
+        if req.body.get("logprobs") and reply.top_logprobs:
+            first, lp = reply.top_logprobs[0]
+            choice["logprobs"] = {"content": [{"token": first, "logprob": lp, "top_logprobs": [
+                {"token": t, "logprob": v} for t, v in reply.top_logprobs]}]}
         return {
             "id": f"chatcmpl-fake-{req.index}",
             "object": "chat.completion",
             "created": 0,
             "model": req.body.get("model", self.model),
-            "choices": [
-                {
-                    "index": 0,
-                    "message": {"role": "assistant", "content": content},
-                    "finish_reason": reply.finish_reason,
-                }
-            ],
+            "choices": [choice],
             "usage": usage,
         }
 

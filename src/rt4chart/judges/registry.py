@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from ..llm.backend import ChatBackend
 
 JUDGES = ("auto", "lexical", "local", "llm", "verifier", "hybrid")
+#: the request timeout (seconds) of the hybrid judge on a llama.cpp server: one long document on a CPU takes minutes
+HYBRID_LOCAL_TIMEOUT = 600.0
 #: the judges that read the local judge's options (--threshold, --no-tagger, --model-dir)
 _LOCAL_OPTIONS = ("local", "hybrid")
 
@@ -47,8 +49,8 @@ def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
     models folder written by the training scripts' ``--out-dir``; default: the shipped one); for ``verifier``:
     ``model_dir`` (a folder written by ``python3 -m rt4chart_training.verifier.export``; default: the shipped one);
     for ``llm``: the fields of ``rt4chart.judges.llm.LLMSettings`` (``base_url``, ``model``, ``prompt_version``, ...);
-    for ``hybrid``: the local judge's and the LLM's (its ``granularity`` defaults to ``batched``: one call per
-    answer; its prompts are its own), and ``floor`` and ``margin`` (``HybridJudge``'s routing); ``backend``, a
+    for ``hybrid``: the local judge's and the LLM's endpoint options (its prompts are its own: one-token verdicts),
+    ``floor`` (claims the local judge scores under it are not asked) and ``combination`` (a card path); ``backend``, a
     ``ChatBackend`` to use instead of the one the settings describe (the cost estimate's, which calls no model); and
     ``limiter`` (a request pacer shared with other processes, ``rt4chart.llm.backend.Limiter``; the Ray engine's).
     ``threads`` sizes the onnxruntime pool of the local judge's tagger and of the verifier (default: the CPU
@@ -76,7 +78,7 @@ def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
             verb = "configures" if len(given) == 1 else "configure"
             raise ConfigError(f"{' and '.join(given)} {verb} the local judge, but the judge here is {name}")
     if name != "hybrid":
-        given = [f"--{key}" for key in ("floor", "margin") if options.get(key) is not None]
+        given = [f"--{key}" for key in ("floor", "combination") if options.get(key) is not None]
         if given:
             raise ConfigError(f"{' and '.join(given)} route the hybrid judge's claims, but the judge here is {name}")
     if name != "llm" and options.get("prompt_version") is not None:
@@ -103,10 +105,28 @@ def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
     if name == "hybrid":
         from .hybrid import HybridJudge
 
+        slots = None
+        if backend is None and settings.base_url:
+            from ..llm.managed import server_slots
+
+            # a llama.cpp server: as many requests in flight as it has slots (the rest wait here, not in its queue,
+            # so no request times out waiting), and a timeout for a CPU evaluating a long document
+            slots = server_slots(settings.base_url)
+            if slots is not None:
+                settings = dataclasses.replace(settings, concurrency=min(settings.concurrency, slots),
+                                               timeout=max(settings.timeout, HYBRID_LOCAL_TIMEOUT))
         chat = backend if backend is not None else build_backend(settings, limiter=options.get("limiter"))
-        routing = {k: options[k] for k in ("floor", "margin") if options.get(k) is not None}
-        return HybridJudge(_local_judge(options), chat, granularity=options.get("granularity") or "batched",
-                           **routing), None
+        from .combine import Combination
+
+        if options.get("granularity") not in (None, "per-claim"):
+            raise ConfigError(f"--granularity {options['granularity']} configures the LLM judge; the hybrid judge "
+                              "asks one one-token question per claim")
+        kw: dict[str, Any] = {"floor": options["floor"]} if options.get("floor") is not None else {}
+        if options.get("combination"):
+            kw["combination"] = Combination.load(options["combination"])
+        made = HybridJudge(_local_judge(options), chat, **kw)
+        made.records_in_flight = slots  # one answer per slot: its document stays cached while its claims are asked
+        return made, None
     return build_llm(settings, backend=backend, limiter=options.get("limiter"))
 
 
@@ -153,6 +173,7 @@ def build_auditor(
     if decomposition is not None and decomposition != "rule":
         options["decomposition"] = decomposition
     made, decomposer = make_judge(judge, **options)
+    concurrency = min(concurrency, getattr(made, "records_in_flight", None) or concurrency)
     if decomposition == "rule":
         decomposer = RuleDecomposer()
     config = AuditConfig(window, overlap, global_verification, prefilter)

@@ -25,7 +25,7 @@
 from __future__ import annotations
 
 import asyncio
-import email.utils
+import json
 import random
 import time
 import weakref
@@ -39,8 +39,10 @@ from ..meter import record_usage
 from ..types import Usage
 from .cache import ResponseCache, cache_key
 from .faults import MODES, ContextOverflowError, clip, is_context_overflow, rejects_cap, rejects_structured, summary
+from .pacing import Limiter, RateLimiter, retry_after
 from .pricing import Price
 from .schemas import JsonSchema
+from .yesno import first_token_logprobs
 
 Messages = Sequence[Mapping[str, str]]
 StructuredMode = Literal["auto", "json_schema", "json_object", "text"]
@@ -64,6 +66,9 @@ class Completion:
     cached: bool = False
     attempts: int = 1
     finish_reason: Optional[str] = None
+    #: the first generated token's most likely tokens and their log-probabilities (pre-sampling), when the request
+    #: asked for them (``complete(..., logprobs=N)``) and the server returned them; empty otherwise
+    top_logprobs: tuple[tuple[str, float], ...] = ()
 
 
 @runtime_checkable
@@ -75,56 +80,6 @@ class ChatBackend(Protocol):
     async def complete(
         self, messages: Messages, *, schema: Optional[JsonSchema] = None, prompt_version: Optional[str] = None
     ) -> Completion: ...
-
-
-def _retry_after(headers: httpx.Headers) -> Optional[float]:
-    """Seconds from a ``Retry-After`` (delta-seconds or HTTP date) or ``retry-after-ms`` header."""
-    ms = headers.get("retry-after-ms")
-    if ms is not None:
-        try:
-            return max(0.0, float(ms) / 1000.0)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if value is None:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
-
-
-class RateLimiter:
-    """Spaces request starts at least ``60 / rpm`` seconds apart (a smooth limiter: no bursts).
-
-    ``reserve`` books the next start and returns how long to wait for it; ``wait`` books and waits. The Ray engine
-    keeps one in a named actor so that all its workers share one limit (``rt4chart.ray``)."""
-
-    def __init__(self, rpm: float) -> None:
-        self.interval = 60.0 / rpm
-        self._next = 0.0
-
-    def reserve(self, now: float) -> float:
-        """Book the next request start at or after ``now`` (a monotonic clock, in seconds); the seconds to wait."""
-        start = max(now, self._next)
-        self._next = start + self.interval
-        return start - now
-
-    async def wait(self) -> None:
-        delay = self.reserve(asyncio.get_running_loop().time())
-        if delay > 0:
-            await asyncio.sleep(delay)
-
-
-class Limiter(Protocol):
-    """What the backend waits on before each request start (``RateLimiter``, or one shared by many processes)."""
-
-    async def wait(self) -> None: ...
 
 
 async def _closer(client: httpx.AsyncClient) -> AsyncGenerator[None, None]:
@@ -257,11 +212,18 @@ class OpenAIBackend:
         """The structured-output mode requests use now (``auto`` steps down when a server refuses one)."""
         return MODES[self._mode]
 
-    def _body(self, messages: Messages, schema: Optional[JsonSchema], mode: str, cap: Optional[str]) -> dict[str, Any]:
+    def _body(self, messages: Messages, schema: Optional[JsonSchema], mode: str, cap: Optional[str],
+              logprobs: int = 0) -> dict[str, Any]:
         body: dict[str, Any] = {"model": self.model, "messages": [dict(m) for m in messages]}
         body["temperature"] = self.temperature
         if self.seed is not None:
             body["seed"] = self.seed
+        if logprobs:
+            # one generated token and its alternatives: no response format (a grammar distorts the probabilities)
+            body.update({"logprobs": True, "top_logprobs": logprobs})
+            if cap is not None:
+                body[cap] = 1
+            return body
         if cap is not None:
             body[cap] = self.max_tokens
         if schema is not None and mode == "json_schema":
@@ -290,9 +252,13 @@ class OpenAIBackend:
         )
 
     async def complete(
-        self, messages: Messages, *, schema: Optional[JsonSchema] = None, prompt_version: Optional[str] = None
+        self, messages: Messages, *, schema: Optional[JsonSchema] = None, prompt_version: Optional[str] = None,
+        logprobs: int = 0,
     ) -> Completion:
-        """Send ``messages`` and return the reply text, retrying transient failures (see the module docstring)."""
+        """Send ``messages`` and return the reply text, retrying transient failures (see the module docstring).
+
+        ``logprobs=N`` asks for one generated token and the ``N`` most likely first tokens with their
+        log-probabilities (``Completion.top_logprobs``); ``schema`` is then ignored."""
         state = await self._state()
         url = f"{self.base_url}/chat/completions"
         started = time.perf_counter()
@@ -311,7 +277,7 @@ class OpenAIBackend:
             requests += 1
             mode = max(mode, self._mode)  # another call may have found a refused mode meanwhile
             cap = self._cap_field if capped else None
-            body = self._body(messages, schema, MODES[mode], cap)
+            body = self._body(messages, schema, MODES[mode], cap, logprobs)
             if state.limiter is not None:
                 await state.limiter.wait()
             async with state.semaphore:
@@ -332,12 +298,14 @@ class OpenAIBackend:
                         choice = payload["choices"][0]
                         text = choice["message"].get("content") or ""
                         finish = choice.get("finish_reason")
+                        top = first_token_logprobs(choice) if logprobs else ()
                     except (ValueError, KeyError, IndexError, TypeError, AttributeError):
                         last_problem = f"HTTP 200 with a body that is not a chat completion: {clip(response.text, 80)}"
                     else:
                         usage = self._usage(payload, time.perf_counter() - started, calls=requests)
                         record_usage(usage)
-                        return Completion(text=text, usage=usage, attempts=requests, finish_reason=finish)
+                        return Completion(text=text, usage=usage, attempts=requests, finish_reason=finish,
+                                          top_logprobs=top)
                 elif status in CONFIG_STATUS:
                     raise give_up(BackendError, f"{url} answered {summary(response)}")
                 elif is_context_overflow(response):
@@ -356,7 +324,7 @@ class OpenAIBackend:
                     continue
                 elif status in RETRYABLE_STATUS or status >= 500:
                     last_problem = summary(response)
-                    wait = _retry_after(response.headers)
+                    wait = retry_after(response.headers)
                 else:
                     raise give_up(BackendError, f"{url} answered {summary(response)}")
             failures += 1
@@ -377,19 +345,31 @@ class CachedBackend:
         self.model = inner.model
 
     async def complete(
-        self, messages: Messages, *, schema: Optional[JsonSchema] = None, prompt_version: Optional[str] = None
+        self, messages: Messages, *, schema: Optional[JsonSchema] = None, prompt_version: Optional[str] = None,
+        logprobs: int = 0,
     ) -> Completion:
         params = dict(self.inner.params)
         params["schema"] = schema.schema if schema is not None else None
         params["endpoint"] = self.inner.base_url  # the same model name on two servers is not the same model
+        if logprobs:
+            params.update(schema=None, max_tokens=1, logprobs=logprobs)
         key = cache_key(prompt_version=prompt_version, model=self.inner.model, params=params, messages=messages)
         hit = self.cache.get(key)
         if hit is not None:
-            return Completion(text=hit[0], usage=Usage(), cached=True, attempts=0)
-        completion = await self.inner.complete(messages, schema=schema, prompt_version=prompt_version)
-        if completion.finish_reason == "length":
-            return completion  # cut off at the cap: a cached copy would lose why, and the re-ask needs it
-        self.cache.put(key, completion.text, completion.usage, prompt_version=prompt_version, model=self.inner.model)
+            if not logprobs:
+                return Completion(text=hit[0], usage=Usage(), cached=True, attempts=0)
+            stored = json.loads(hit[0])  # a one-token reply is stored with its alternatives
+            return Completion(text=stored["text"], usage=Usage(), cached=True, attempts=0,
+                              top_logprobs=tuple((t, float(lp)) for t, lp in stored["top_logprobs"]))
+        if logprobs:
+            completion = await self.inner.complete(messages, prompt_version=prompt_version, logprobs=logprobs)
+            stored_text = json.dumps({"text": completion.text, "top_logprobs": completion.top_logprobs})
+        else:
+            completion = await self.inner.complete(messages, schema=schema, prompt_version=prompt_version)
+            stored_text = completion.text
+            if completion.finish_reason == "length":
+                return completion  # cut off at the cap: a cached copy would lose why, and the re-ask needs it
+        self.cache.put(key, stored_text, completion.usage, prompt_version=prompt_version, model=self.inner.model)
         return completion
 
     async def aclose(self) -> None:

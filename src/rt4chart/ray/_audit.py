@@ -29,7 +29,7 @@ from ..batch import audit_lines
 from ..frame import result_columns
 from ..io import FieldMap, record_ids
 from ..judges.registry import auditor_for
-from ..llm.backend import RateLimiter
+from ..llm.pacing import RateLimiter
 from ._read import INDEX, numbered, row_of
 
 #: the columns of ``audit_dataset``'s rows: the input row's ``index`` and ``id`` (as a string), the flat result
