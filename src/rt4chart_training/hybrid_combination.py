@@ -4,12 +4,14 @@ verdicts on training data, then fit the two logistic models and choose their thr
     M=$(../shared/models/get_qwen2.5-coder-1.5b-instruct.sh); B=$(../shared/models/build_llama_server.sh)
     $B -m "$M" --port 8088 -t 2 -c 8192 --alias judge &
     python -m rt4chart_training.hybrid_combination collect --base-url http://127.0.0.1:8088/v1 -o runs/hybrid-rows.jsonl
-    python -m rt4chart_training.hybrid_combination fit runs/hybrid-rows.jsonl
+    python -m rt4chart_training.hybrid_combination refeature runs/hybrid-rows.jsonl -o runs/hybrid-rows-now.jsonl
+    python -m rt4chart_training.hybrid_combination fit runs/hybrid-rows-now.jsonl
 
 ``collect`` audits, with the hybrid judge, the RAGTruth validation slice (``splits.validation_records``: answers no
 local model was trained on; ``--ragtruth N`` per task) and pairs of the NLI sets the data README allows for
 training (``--nli N`` per set), and appends one row per claim: its features (``rt4chart.judges.combine``) and gold
-label. Resumable: records already in the output are skipped. ``fit`` fits ``hallucinated`` (every row) and
+label. Resumable: records already in the output are skipped. ``refeature`` recomputes the rows' features with the
+code as it is now (after a change of the local judge or of the features), reusing their P(supported). ``fit`` fits ``hallucinated`` (every row) and
 ``contradicted`` (hallucinated rows with a contradicted/baseless gold label) with scikit-learn, chooses each
 threshold on out-of-fold predictions (grouped by context, 5 folds) and writes the card with its metrics.
 No RAGTruth test answer, paper example or hand-made case is read.
@@ -78,6 +80,50 @@ def _gold(rec: dict[str, Any], claim: dict[str, Any]) -> Optional[str]:
     return "contradicted" if any("conflict" in lab or "contradict" in lab for lab in hit) else "baseless"
 
 
+class _Stored:
+    """A chat backend that answers the one-token question from the P(supported) a collect run stored (by claim),
+    so that ``refeature`` recomputes every feature through the judge's own code without calling a model."""
+
+    model = "stored"
+
+    def __init__(self) -> None:
+        self.answers: dict[str, float] = {}
+
+    async def complete(self, messages: Any, *, schema: Any = None, prompt_version: Any = None,
+                       logprobs: int = 0) -> Any:
+        import math
+
+        from rt4chart.llm.backend import Completion
+
+        claim = messages[-1]["content"].rsplit("Claim: ", 1)[1]
+        p = min(max(self.answers[" ".join(claim.split())], 1e-6), 1 - 1e-6)
+        return Completion(text="Yes", top_logprobs=(("Yes", math.log(p)), ("No", math.log(1 - p))))
+
+
+async def _refeature(args: argparse.Namespace) -> None:
+    from rt4chart.audit.auditor import Auditor
+    from rt4chart.judges.combine import FEATURES, Combination, Logistic
+    from rt4chart.judges.hybrid import HybridJudge
+    from rt4chart.judges.local import LocalJudge
+
+    rows = [json.loads(line) for line in Path(args.rows).read_text().splitlines() if line.strip()]
+    by_record: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        by_record.setdefault(r["record"], []).append(r)
+    records = {r["id"]: r for r in [*ragtruth_records(10**6), *nli_records(args.nli)] if r["id"] in by_record}
+    zero = Logistic(coef=tuple(0.0 for _ in FEATURES), intercept=0.0, threshold=0.5)
+    backend = _Stored()
+    auditor = Auditor(judge=HybridJudge(LocalJudge(), backend, combination=Combination(zero, zero, "refeature", {})))
+    with Path(args.out).open("w") as f:
+        for rid, old in by_record.items():
+            backend.answers = {" ".join(r["claim"].split()): r["p_supported"] for r in old}
+            rec = records[rid]
+            row = (await auditor.audit({"id": rid, "context": rec["context"], "answer": rec["answer"]})).to_json()
+            for c, o in zip(row["claims"], old):
+                assert " ".join(c["text"].split()) == " ".join(o["claim"].split()), (rid, c["text"], o["claim"])
+                f.write(json.dumps({**o, "features": json.loads(c["raw"])["features"]}) + "\n")
+
+
 async def _collect(args: argparse.Namespace) -> None:
     from rt4chart.audit.auditor import Auditor
     from rt4chart.judges.combine import FEATURES, Combination, Logistic
@@ -121,12 +167,19 @@ def main(argv: Optional[list[str]] = None) -> None:
     c.add_argument("--ragtruth", type=int, default=20, help="validation answers per task")
     c.add_argument("--nli", type=int, default=60, help="pairs per NLI training set")
     c.add_argument("-o", "--out", required=True)
+    r = sub.add_parser("refeature", help="recompute the features of collected rows (the local judge's, the "
+                       "lexical ones) with the code as it is now, reusing their stored P(supported)")
+    r.add_argument("rows")
+    r.add_argument("--nli", type=int, default=60, help="as collected")
+    r.add_argument("-o", "--out", required=True)
     f = sub.add_parser("fit")
     f.add_argument("rows")
     f.add_argument("--card", default=None, help="where to write the card (default: the shipped models folder)")
     args = ap.parse_args(argv)
     if args.command == "collect":
         asyncio.run(_collect(args))
+    elif args.command == "refeature":
+        asyncio.run(_refeature(args))
     else:
         from .hybrid_fit import fit
 
