@@ -284,9 +284,9 @@ def _estimate(input_path: str, output: Optional[str], fmt: Optional[str], fields
         sys.exit(EXIT_USAGE)
     skipped = len(rows) - len(records)
     hybrid = options.get("judge") == "hybrid"
-    setting = (("hybrid: local judge, then " if hybrid else "")
-               + f"{options.get('granularity') or ('batched' if hybrid else 'per-claim')}, "
-               f"{options.get('decomposition') or ('rule' if hybrid else 'sentence')} "
+    setting = (("hybrid: local judge, then one one-token verdict per claim, " if hybrid else
+                f"{options.get('granularity') or 'per-claim'}, ")
+               + f"{options.get('decomposition') or ('rule' if hybrid else 'sentence')} "
                f"decomposition, W={options['window']}, O={options['overlap']}, global "
                f"{'on' if options['global_verification'] else 'off'}" + (", prefilter" if options["prefilter"] else "")
                + (f", prompts {options['prompt_version']}" if options.get("prompt_version") else ""))

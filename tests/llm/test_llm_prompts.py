@@ -40,8 +40,7 @@ EXPECTED = {
     "global_ent.v3": {"context", "question", "focus_sentences", "claim"},
     "global_con.v3": {"context", "question", "focus_sentences", "claim"},
     "global_batched.v3": {"context", "question", "local_results", "claims"},
-    "hybrid_batched.v3": {"premise", "claims"},
-    "hybrid_claim.v3": {"premise", "claim"},
+    "hybrid_supports.v4": {"document", "claim"},
 }
 
 
@@ -50,23 +49,32 @@ def test_every_template_ships_with_its_placeholders():
     for pid, names in EXPECTED.items():
         prompt = load_prompt(*pid.split("."))
         assert prompt.id == pid and prompt.placeholders == names
-        assert "JSON" in prompt.system  # the fallback for servers without schema support relies on it
+        if not pid.startswith("hybrid_supports"):  # the one-token verdict asks for a word, not JSON
+            assert "JSON" in prompt.system  # the fallback for servers without schema support relies on it
 
 
 @pytest.mark.parametrize("pid", sorted(EXPECTED))
 def test_long_shared_text_comes_before_the_varying_text(pid):
     user = load_prompt(*pid.split(".")).user
-    names = ("context", "chunk", "premise", "answer", "question", "focus", "focus_sentences", "claim", "claims",
+    names = ("context", "chunk", "document", "premise", "answer", "question", "focus", "focus_sentences", "claim", "claims",
              "sentence")
     order = [user.index("{{" + n + "}}") for n in names if "{{" + n + "}}" in user]
     assert order == sorted(order)
 
 
+def test_the_one_token_prompt_puts_the_document_first_and_the_claim_last():
+    """The hybrid judge's one-token question: fixed instructions asking for Yes or No, then the document, the claim
+    last, so that a server's prefix cache keeps all but the claim for every claim of an answer."""
+    prompt = load_prompt("hybrid_supports", "v4")
+    assert '"Yes" or "No"' in prompt.system and "{{" not in prompt.system
+    assert prompt.user.rstrip() == "Document: {{document}}\nClaim: {{claim}}"
+
+
 @pytest.mark.parametrize("pid", sorted(p for p in EXPECTED if p.endswith(".v3")))
 def test_v3_prompts_put_instructions_first_and_the_claims_last(pid):
-    """The judge's and the hybrid's v3 prompts: the instructions (system) are the same for every call of a kind, the
-    numbered context or premise opens the user message and the claim or claims close it, so a server's prefix cache
-    keeps all but the claims."""
+    """The judge's v3 prompts: the instructions (system) are the same for every call of a kind, the numbered
+    context opens the user message and the claim or claims close it, so a server's prefix cache keeps all but the
+    claims."""
     prompt = load_prompt(*pid.split("."))
     assert "{{" not in prompt.system
     user = prompt.user.rstrip()
@@ -138,7 +146,7 @@ def test_cache_roundtrip_and_key_sensitivity(tmp_path):
         assert again.get(key)[0] == "reply"
 
 
-@pytest.mark.parametrize("pid", sorted(EXPECTED))
+@pytest.mark.parametrize("pid", sorted(p for p in EXPECTED if not p.startswith("hybrid_supports")))
 def test_data_blocks_read_back_what_a_template_holds(pid):
     """``data_blocks`` (the cost estimate reads prompts with it) returns every delimited value of a rendered prompt,
     even a text that tries to close its block or fake another header."""

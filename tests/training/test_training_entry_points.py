@@ -10,7 +10,7 @@ import pytest
 import rt4chart_training
 import rt4chart_training.experiments
 
-LIBRARIES = {"rt4chart_training.local_judge_onnx", "rt4chart_training.local_judge_rows", "rt4chart_training.splits",
+LIBRARIES = {"rt4chart_training.local_judge_onnx", "rt4chart_training.local_judge_rows", "rt4chart_training.splits", "rt4chart_training.hybrid_fit",
              "rt4chart_training.tagger_data", "rt4chart_training.tagger_export", "rt4chart_training.tagger_graph",
              "rt4chart_training.tagger_model"}  # helpers, no command line
 
@@ -29,12 +29,12 @@ def test_the_package_holds_the_training_and_experiment_modules():
         "rt4chart_training.device_tagger",
         "rt4chart_training.experiments.claim_calibration",
         "rt4chart_training.experiments.hand_cases",
-        "rt4chart_training.experiments.hybrid_policy",
         "rt4chart_training.experiments.one_edit_fires",
         "rt4chart_training.experiments.semantic_cascade",
         "rt4chart_training.experiments.tune_lexical_judge",
         "rt4chart_training.experiments.validation_variants",
         "rt4chart_training.fit_default_gate",
+        "rt4chart_training.hybrid_combination",
         "rt4chart_training.train_local_judge",
         "rt4chart_training.train_local_tagger",
     ]

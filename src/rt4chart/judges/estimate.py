@@ -17,10 +17,10 @@ Assumed replies (``Assumptions``), per call type:
   ``reasoning`` counts ``reasoning_tokens`` and its ``reason`` ``reason_tokens``; with the ``v3`` prompts
   (``--prompt-version v3``) the same label, citing its evidence sentences by their numbers in the prompt's numbered
   chunk or context, with a short ``reason`` (``reason_tokens``) and no step-by-step reasoning;
-- a premise check of the hybrid judge (``hybrid_claim``, every claim of ``hybrid_batched``): the lexical judge's
-  label for the claim against the numbered premise (entailed: supported, contradicted: contradicted, else
-  not_stated), citing its evidence sentences; its short ``reason`` counts ``reason_tokens`` (it has no step-by-step
-  reasoning). The hybrid judge's local judge runs for real, so which claims reach the model is what it would be.
+- a one-token verdict of the hybrid judge (``hybrid_supports``, one per claim): "Yes" where the lexical judge finds
+  the claim entailed by the document, else "No"; one completion token. The hybrid judge's local judge runs for
+  real. A real server's prefix cache evaluates a document once per answer; the estimate counts every prompt token
+  as sent.
 
 Every call is assumed to be answered usably at once (no re-ask, no retry). Prompt tokens are each message's content
 tokens plus 3 per message and 3 for the reply (OpenAI's rule for its chat models, in its cookbook "How to count
@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -142,8 +143,6 @@ class _Replies:
         """``(reply object, verdicts in it, whether they reason step by step)`` for a request whose reply schema is
         named ``schema``."""
         blocks = data_blocks(user)
-        if schema == "PremiseCheck" or schema.startswith("BatchCheckReply"):
-            return (*self._checks(schema, blocks, "PREMISE", _CHECK_WORDS), False)
         if schema == "CitedVerdict" or schema.startswith("BatchCitedReply"):
             header = "CONTEXT CHUNK" if "CONTEXT CHUNK" in blocks else "FULL CONTEXT"
             return (*self._checks(schema, blocks, header, _VERDICT_WORDS, _question(blocks)), False)
@@ -170,8 +169,7 @@ class _Replies:
 
     def _checks(self, schema: str, blocks: Mapping[str, str], header: str, words: Mapping[Label, str],
                 question: Optional[str] = None) -> tuple[dict[str, Any], int]:
-        """Verdicts that cite numbered sentences (the hybrid judge's premise checks, the LLM judge's ``v3``
-        verdicts): the lexical judge's label of each claim against the sentences of block ``header``, in the reply's
+        """Verdicts that cite numbered sentences (the LLM judge's ``v3`` verdicts): the lexical judge's label of each claim against the sentences of block ``header``, in the reply's
         ``words`` (the last one for any other label), citing its evidence sentences."""
         premise = parse_numbered(self._block(blocks, header, schema))
         text = " ".join(premise.values())
@@ -184,7 +182,7 @@ class _Replies:
             cited = [number[q] for q in judgment.evidence if q in number] if verdict != otherwise else []
             return {"reason": "", "verdict": verdict, "sentences": cited}
 
-        if schema in ("PremiseCheck", "CitedVerdict"):
+        if schema == "CitedVerdict":
             return check(self._block(blocks, "CLAIM", schema)), 1
         numbered = parse_numbered(self._block(blocks, "CLAIMS", schema))
         return {"verdicts": [{"claim": i, **check(c)} for i, c in numbered.items()]}, len(numbered)
@@ -209,7 +207,6 @@ class _Replies:
 
 
 #: how replies that cite numbered sentences name the lexical judge's labels (the last word: any other label)
-_CHECK_WORDS = {Label.ENTAILED: "supported", Label.CONTRADICTED: "contradicted", Label.BASELESS: "not_stated"}
 _VERDICT_WORDS = {Label.ENTAILED: "entailed", Label.CONTRADICTED: "contradicted", Label.BASELESS: "baseless"}
 
 
@@ -240,7 +237,9 @@ class EstimatingBackend:
         self._replies = _Replies(assumptions)
 
     async def complete(self, messages: Messages, *, schema: Optional[JsonSchema] = None,
-                       prompt_version: Optional[str] = None) -> Completion:
+                       prompt_version: Optional[str] = None, logprobs: int = 0) -> Completion:
+        if logprobs:
+            return self._one_token(messages, prompt_version)
         if schema is None:
             raise ConfigError("the estimate needs the reply schema of every request")
         count = self.counter.count
@@ -258,6 +257,24 @@ class EstimatingBackend:
         tally.prompt_tokens += prompt
         tally.completion_tokens += completion
         return Completion(text=text, usage=usage, finish_reason="stop")
+
+    def _one_token(self, messages: Messages, prompt_version: Optional[str]) -> Completion:
+        """A one-token Yes/No verdict (the hybrid judge's): "Yes" where the lexical judge finds the claim entailed
+        by the document, else "No"; one completion token."""
+        count = self.counter.count
+        prompt = sum(count(m.get("content") or "") + PER_MESSAGE for m in messages) + PER_REPLY
+        user = messages[-1].get("content") or ""
+        document, _, claim = user.partition("\nClaim: ")
+        judgment = self._replies.lexical.judge_one(claim, document.removeprefix("Document: "), question=None)
+        word = "Yes" if judgment.label is Label.ENTAILED else "No"
+        usage = Usage(calls=1, prompt_tokens=prompt, completion_tokens=1, cost_usd=self.price.cost(prompt, 1))
+        record_usage(usage)
+        tally = self.by_prompt.setdefault((prompt_version or "one-token").rsplit(".", 1)[0], _Tally())
+        tally.calls += 1
+        tally.prompt_tokens += prompt
+        tally.completion_tokens += 1
+        return Completion(text=word, usage=usage, finish_reason="length",
+                          top_logprobs=((word, math.log(0.9)), ("No" if word == "Yes" else "Yes", math.log(0.1))))
 
 
 @dataclass(frozen=True)

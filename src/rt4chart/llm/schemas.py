@@ -18,11 +18,9 @@ from typing import Annotated, Any, Literal, Optional, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
 
 Verdict = Literal["entailed", "contradicted", "baseless"]
-#: the hybrid judge's verdicts on a claim against numbered premise sentences
-CheckVerdict = Literal["supported", "contradicted", "not_stated"]
-#: the longest reason a premise check asks for (the schema's maxLength; a longer one is cut, not re-asked)
+#: the longest reason a cited verdict asks for (the schema's maxLength; a longer one is cut, not re-asked)
 REASON_CHARS = 120
-#: the most premise sentence numbers a premise check may cite
+#: the most sentence numbers a cited verdict may cite
 CITED = 8
 
 
@@ -78,28 +76,6 @@ def _cut(value: str) -> str:
     return value[:REASON_CHARS]
 
 
-class PremiseCheck(_Reply):
-    """One claim checked against numbered premise sentences (the hybrid judge's reply, one claim a call): a short
-    reason first, then the verdict and the premise sentences it rests on. A longer reason is cut, not re-asked."""
-
-    reason: str = _REASON
-    verdict: CheckVerdict
-    sentences: list[int] = _CITED
-
-    _short = field_validator("reason")(_cut)
-
-
-class NumberedCheck(_Reply):
-    """A ``PremiseCheck`` of claim number ``claim`` among several checked in one call."""
-
-    claim: int
-    reason: str = _REASON
-    verdict: CheckVerdict
-    sentences: list[int] = _CITED
-
-    _short = field_validator("reason")(_cut)
-
-
 class CitedVerdict(_Reply):
     """One verdict on one claim against numbered evidence sentences (the LLM judge's ``v3`` prompts): a short reason
     first, then the verdict and the numbers of the sentences it rests on, which rt4chart turns into evidence quotes.
@@ -129,15 +105,10 @@ def _batch_of(item: type[BaseModel], n: int, name: str) -> type[BaseModel]:
     return create_model(f"{name}{n}", __base__=_Reply, verdicts=(verdicts, ...))
 
 
-def batch_check_reply(n: int) -> type[BaseModel]:
-    """The reply model of ``n`` claims checked in one call: exactly ``n`` verdicts (``minItems``/``maxItems``, so a
-    server that enforces the schema cannot stop early or run on)."""
-    return _batch_of(NumberedCheck, n, "BatchCheckReply")
-
-
 def batch_cited_reply(n: int) -> type[BaseModel]:
     """The reply model of ``n`` claims judged in one call with cited sentence numbers (the LLM judge's ``v3``
-    batched prompts): exactly ``n`` ``NumberedCitedVerdict`` items, as ``batch_check_reply``."""
+    batched prompts): exactly ``n`` ``NumberedCitedVerdict`` items (``minItems``/``maxItems``, so a server that enforces the schema
+    cannot stop early or run on)."""
     return _batch_of(NumberedCitedVerdict, n, "BatchCitedReply")
 
 
