@@ -149,7 +149,7 @@ class Auditor:
         if not claims:
             # nothing was checked, so nothing may be called entailed (never fail open)
             return AuditResult(
-                id=rec.id, label=Label.UNVERIFIED, hallucinated=False, claims=(), context=context,
+                id=rec.id, label=Label.UNVERIFIED, hallucinated=None, claims=(), context=context,
                 question=question, answer=answer, judge=self.judge.name,
                 config={**decomposed, **self._stamp(rec)},
                 errors=(*notes,
@@ -187,7 +187,7 @@ class Auditor:
             **self._stamp(rec),
         }
         return AuditResult(
-            id=rec.id, label=label, hallucinated=label.hallucinated, claims=tuple(verdicts), spans=spans,
+            id=rec.id, label=label, hallucinated=label.answer_hallucinated, claims=tuple(verdicts), spans=spans,
             context=context, question=question, answer=answer, judge=self.judge.name, config=config, errors=notes,
         )
 
