@@ -87,13 +87,16 @@ class _Fatal:
 class Auditor:
     """Audits records with a judge and a decomposer. Reusable and safe to share across concurrent records.
 
-    >>> from rt4chart import Auditor
-    >>> from rt4chart.judges.lexical import LexicalJudge
-    >>> auditor = Auditor(judge=LexicalJudge())
-    >>> record = {"id": 1, "context": "Paris is in France.", "answer": "Paris is in France."}
-    >>> result = asyncio.run(auditor.audit(record))
-    >>> result.label.value
-    'entailed'
+    Example (``audit`` is a coroutine; ``rt4chart.audit`` is the synchronous one-record call):
+
+        >>> import asyncio
+        >>> from rt4chart import Auditor
+        >>> from rt4chart.judges.lexical import LexicalJudge
+        >>> auditor = Auditor(judge=LexicalJudge())
+        >>> record = {"id": 1, "context": "Paris is in France.", "answer": "Paris is in France."}
+        >>> result = asyncio.run(auditor.audit(record))
+        >>> result.label.value
+        'entailed'
     """
 
     def __init__(
