@@ -34,3 +34,12 @@ def test_server_doc_install_line_and_readme_references():
                 if line.startswith("## ")}
     for section in re.findall(r"README, § ?([\w -]+)", text):
         assert any(h.startswith(section.strip().lower()) for h in headings), section
+
+
+def test_the_api_reference_documents_rt4chart_audit_by_its_defining_module():
+    import rt4chart
+    from rt4chart import _one
+
+    assert rt4chart.audit is _one.audit  # the path the reference names is the public function
+    text = (ROOT / "docs" / "api" / "index.md").read_text()
+    assert re.search(r"^::: rt4chart\._one\.audit$", text, re.MULTILINE)
