@@ -51,3 +51,33 @@ def test_readme_python_example_prints_what_it_says(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "contradicted True"
     assert lines[1].startswith("contradicted The free trial lasts 30 days.")
+
+
+def _slug(heading: str) -> str:
+    """The anchor mkdocs (Python-Markdown's toc) gives a heading: code marks and punctuation dropped, lower case,
+    spaces and dashes as one dash."""
+    text = re.sub(r"[^\w\s-]", "", re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading)).strip().lower()
+    return re.sub(r"[-\s]+", "-", text)
+
+
+def _anchors(page: Path) -> set[str]:
+    text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.DOTALL)
+    return {_slug(m.group(1)) for m in re.finditer(r"^#{1,6}\s+(.+?)\s*#*$", text, re.MULTILINE)}
+
+
+def test_readme_and_docs_section_links_name_existing_headings():
+    """Issue 42, item 9: a link to a section (``page.md#anchor`` or ``#anchor``) names a heading of that page."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "docs" / "api").glob("*.md"))]
+    dead, checked = {}, 0
+    for page in pages:
+        for target in LINK.findall(page.read_text(encoding="utf-8")):
+            if re.match(r"[a-z]+:", target) or "#" not in target:
+                continue
+            path, anchor = target.split("#", 1)
+            linked = page if not path else page.parent / path
+            if linked.suffix == ".md" and linked.exists():
+                checked += 1
+                if anchor not in _anchors(linked):
+                    dead.setdefault(str(page.relative_to(ROOT)), []).append(target)
+    assert checked > 10 and dead == {}
+    assert _slug("`rt4chart audit`") == "rt4chart-audit" and "rt4chart-audit" in _anchors(ROOT / "docs" / "cli.md")

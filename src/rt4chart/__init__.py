@@ -12,9 +12,6 @@ a Ray Dataset. Judges are injected (``LexicalJudge``, the LLM judge, the trained
 
 from __future__ import annotations
 
-import asyncio
-from typing import Any, Optional, Union
-
 from ._version import __version__
 from .audit.auditor import AuditConfig, Auditor
 from .audit.decompose import Decomposer, RuleDecomposer
@@ -29,6 +26,7 @@ from .errors import (
     RelationError,
     Rt4chartError,
 )
+from ._one import audit
 from .frame import audit_frame, triage_frame
 from .judges.base import Judge
 from .judges.lexical import LexicalJudge
@@ -83,41 +81,3 @@ __all__ = [
     "split_sentences",
     "triage_frame",
 ]
-
-
-def audit(
-    context: Union[str, list[str]],
-    answer: str,
-    question: Optional[str] = None,
-    *,
-    judge: Union[str, Judge] = "auto",
-    decomposer: Optional[Decomposer] = None,
-    window: int = 25,
-    overlap: int = 10,
-    global_verification: bool = True,
-    prefilter: bool = False,
-    id: Optional[Union[str, int]] = None,
-    **judge_options: Any,
-) -> AuditResult:
-    """Audit one answer against its context (RT4CHART). Synchronous; use ``Auditor`` inside an event loop.
-
-    ``judge`` is a Judge object or a name (``auto``, ``lexical``, ``local``, ``llm``); ``judge_options`` go to
-    the named judge's factory (``rt4chart.judges.registry.build_auditor``; no environment variable is read: give
-    the LLM judge ``base_url``, ``model`` and ``api_key``). Raises ``InputError`` for an empty context or answer.
-    """
-    if isinstance(judge, str):
-        from .judges.registry import build_auditor
-
-        auditor = build_auditor(judge, window=window, overlap=overlap, global_verification=global_verification,
-                                prefilter=prefilter, **judge_options)
-        if decomposer is not None:
-            auditor.decomposer = decomposer
-    else:
-        auditor = Auditor(judge=judge, decomposer=decomposer, window=window, overlap=overlap,
-                          global_verification=global_verification, prefilter=prefilter)
-    record = {"id": id if id is not None else "record", "context": context, "question": question, "answer": answer}
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(auditor.audit(record))
-    raise RuntimeError("rt4chart.audit() cannot run inside an event loop; use `await Auditor(...).audit(record)`")

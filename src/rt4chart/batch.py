@@ -50,6 +50,7 @@ class BatchSummary:
     skipped: int = 0
     previous_errors: int = 0
     hallucinated: int = 0
+    needs_review: int = 0  #: results no judge confirmed (``hallucinated`` None, label unverified)
     answer_labels: Counter = field(default_factory=Counter)
     claim_labels: Counter = field(default_factory=Counter)
     calls: int = 0
@@ -65,7 +66,8 @@ class BatchSummary:
             return
         self.ok += 1
         self.noted += bool(item.errors)
-        self.hallucinated += int(item.hallucinated)
+        self.hallucinated += item.hallucinated is True
+        self.needs_review += item.hallucinated is None
         self.answer_labels[item.label.value] += 1
         for claim in item.claims:
             self.claim_labels[claim.label.value] += 1
@@ -96,9 +98,9 @@ def error_line(index: int, rid: Any, err: RecordError) -> dict:
 
 
 def accepted_result(rec: Record, risk: float) -> AuditResult:
-    """The result of a record the gate accepted without verification: unverified, not flagged."""
+    """The result of a record the gate accepted without verification: unverified, so ``hallucinated`` is None."""
     return AuditResult(
-        id=rec.id, label=Label.UNVERIFIED, hallucinated=False, claims=(), context=rec.context,
+        id=rec.id, label=Label.UNVERIFIED, hallucinated=None, claims=(), context=rec.context,
         question=rec.question, answer=rec.answer, judge="gate", routed="accepted", risk=risk,
         config={"note": "accepted by the RAGScope gate as low risk; not verified"},
     )
@@ -218,7 +220,7 @@ async def run_batch_async(
     ``resume`` keeps the lines already in ``out_path`` (error rows too) and audits the other rows; ``retry_errors``
     (implies ``resume``) then audits the error rows' records again and rewrites ``out_path`` atomically.
     ``routing`` (the gate cascade) maps a row index to ``(risk, accepted)``: accepted rows are not judged; their
-    result is ``unverified`` and not hallucinated, with ``routed="accepted"``; the others get ``routed="verified"``.
+    result is ``unverified`` (``hallucinated`` None), with ``routed="accepted"``; the others get ``routed="verified"``.
     ``baseline`` (``read_baseline``): earlier results by id; a row they still hold for (``reusable``) is written from
     them, not audited. It needs an auditor with a fingerprint (``build_auditor`` gives one).
     """

@@ -112,6 +112,7 @@ def _print_summary(summary: Any, console: Any, *, baseline: bool = False) -> Non
     if baseline:
         table.add_row("reused from baseline", str(summary.reused))
     table.add_row("hallucinated", f"{summary.hallucinated} ({summary.hallucinated / ok:.1%})" if summary.ok else "0")
+    table.add_row("needs review", f"{summary.needs_review} (unverified)" if summary.needs_review else "0")
     for label in ("entailed", "contradicted", "baseless", "unverified"):
         table.add_row(f"answers {label}", str(summary.answer_labels.get(label, 0)))
     for label in ("entailed", "contradicted", "baseless", "unverified"):

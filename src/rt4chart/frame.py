@@ -26,7 +26,8 @@ TRIAGE_COLUMNS = ("risk", "route", "error")
 
 def result_columns(line: dict) -> dict[str, Any]:
     """The flat columns of one output line (``rt4chart.batch.result_line``): the answer's ``label``,
-    ``hallucinated``, ``score`` (its hallucination risk, the score ``rt4chart eval`` ranks by), ``spans``
+    ``hallucinated`` (True, False, or None/<NA> for an answer no judge confirmed: label unverified), ``score`` (its
+    hallucination risk, the score ``rt4chart eval`` ranks by), ``spans``
     (``[{start, end}]`` in the answer), ``n_claims`` and ``claims`` (as in the output record); an error line has
     None there and its ``error`` message (naming the record and the field), ``error_field`` and ``error_kind``."""
     if "error" in line:

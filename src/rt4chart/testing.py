@@ -13,7 +13,9 @@ endpoint from the environment as the command line does (``RT4CHART_BASE_URL``, `
 
 An answer is grounded when every claim is entailed by the context. ``max_risk`` relaxes that: the share of claims
 that are not entailed (contradicted, baseless or unverified: a claim the judge could not check is not grounded)
-may be at most ``max_risk``. An answer with no claim to check is never grounded.
+may be at most ``max_risk``. An answer with no claim to check is never grounded. An answer no judge confirmed
+(``hallucinated`` None, label unverified) fails whatever ``max_risk`` allows, unless ``allow_unverified=True``
+(or ``--rt4chart-allow-unverified``) lets it pass, still bounded by ``max_risk``.
 """
 
 from __future__ import annotations
@@ -46,8 +48,9 @@ class _Session:
     from the environment when the session started (``RT4CHART_BASE_URL``, ``RT4CHART_MODEL``, ``OPENAI_API_KEY``,
     ``RT4CHART_CACHE_DIR``, as the command line reads them) and an auditor per judge name, built when first used."""
 
-    def __init__(self, judge: str, llm_options: dict[str, Any]) -> None:
+    def __init__(self, judge: str, llm_options: dict[str, Any], allow_unverified: bool = False) -> None:
         self.judge = judge
+        self.allow_unverified = allow_unverified
         self.llm_options = llm_options
         self._auditors: dict[str, Auditor] = {}
 
@@ -94,9 +97,12 @@ def _auditor(judge: Union[str, Judge, Auditor, None]) -> Auditor:
 
 
 def assert_grounded(answer: str, context: Union[str, list[str]], question: Optional[str] = None, *,
-                    judge: Union[str, Judge, Auditor, None] = None, max_risk: float = 0.0) -> AuditResult:
+                    judge: Union[str, Judge, Auditor, None] = None, max_risk: float = 0.0,
+                    allow_unverified: Optional[bool] = None) -> AuditResult:
     """Audit ``answer`` against ``context`` and raise ``AssertionError``, with a table of its claims, unless the
     answer is grounded: at most ``max_risk`` (0 to 1) of its claims not entailed, and at least one claim.
+    An answer no judge confirmed (``hallucinated`` None) fails unless ``allow_unverified`` (None: the plugin's
+    ``--rt4chart-allow-unverified``, off by default).
 
     ``judge``: a judge name (``lexical``, ``local``, ``llm``, ...), a judge object, an ``Auditor`` (the
     ``rt4chart_auditor`` fixture), or None for the plugin's ``--rt4chart-judge``. Returns the ``AuditResult``."""
@@ -107,12 +113,18 @@ def assert_grounded(answer: str, context: Union[str, list[str]], question: Optio
     record = {"id": "assert_grounded", "context": context, "question": question, "answer": answer}
     result = run_sync(auditor.audit(record))
     share = risk(result)
-    if result.claims and share <= max_risk:
+    if allow_unverified is None:
+        allow_unverified = bool(_sessions) and _sessions[-1].allow_unverified
+    unconfirmed = result.hallucinated is None and not allow_unverified
+    if result.claims and share <= max_risk and not unconfirmed:
         return result
     n = len(result.claims)
+    unverified = sum(c.label == Label.UNVERIFIED for c in result.claims)
     why = ("no claim to check was found in the answer" if not n else
            f"{sum(c.label != Label.ENTAILED for c in result.claims)} of {n} claims not entailed "
-           f"(risk {share:.2f} > max_risk {max_risk:.2f})")
+           f"(risk {share:.2f} > max_risk {max_risk:.2f})" if share > max_risk else
+           f"needs review: no judge confirmed it ({unverified} of {n} claims unverified; allow_unverified=True or "
+           "--rt4chart-allow-unverified lets it pass)")
     raise AssertionError(f"answer not grounded ({result.label.value}, judge {result.judge}): {why}\n"
                          f"{claim_table(result)}")
 
@@ -122,11 +134,14 @@ def pytest_addoption(parser: Any) -> None:
     group = parser.getgroup("rt4chart", "rt4chart hallucination audits")
     group.addoption("--rt4chart-judge", action="store", default=DEFAULT_JUDGE, choices=JUDGES,
                     help=f"judge of assert_grounded and the rt4chart_auditor fixture (default: {DEFAULT_JUDGE})")
+    group.addoption("--rt4chart-allow-unverified", action="store_true", default=False,
+                    help="let assert_grounded pass an answer no judge confirmed (unverified) within max_risk")
 
 
 def pytest_configure(config: Any) -> None:
     # the plugin is an edge, like the command line: the environment is read here, once per session
-    _sessions.append(_Session(config.getoption("rt4chart_judge"), llm_env(os.environ)))
+    _sessions.append(_Session(config.getoption("rt4chart_judge"), llm_env(os.environ),
+                              config.getoption("rt4chart_allow_unverified")))
 
 
 def pytest_unconfigure(config: Any) -> None:

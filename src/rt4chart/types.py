@@ -55,7 +55,14 @@ class Label(str, Enum):
 
     @property
     def hallucinated(self) -> bool:
+        """True for a claim label that finds a violation (contradicted, baseless)."""
         return self in (Label.CONTRADICTED, Label.BASELESS)
+
+    @property
+    def answer_hallucinated(self) -> Optional[bool]:
+        """``AuditResult.hallucinated`` for an answer with this label: True (contradicted, baseless), False
+        (entailed) or None (unverified: no judge confirmed the answer, so it is not called clean either)."""
+        return None if self is Label.UNVERIFIED else self.hallucinated
 
     def __str__(self) -> str:  # pragma: no cover - cosmetic
         return self.value
@@ -203,11 +210,16 @@ class RecordError(_Frozen):
 
 
 class AuditResult(_Frozen):
-    """The audit of one (context, question, answer) record: the backward program's trace T plus its joins."""
+    """The audit of one (context, question, answer) record: the backward program's trace T plus its joins.
+
+    ``hallucinated`` is True when a violation was found, False when the judge confirmed every claim, and None when
+    no judge confirmed the answer (label ``unverified``: a judge failed or abstained, the decomposer found no claim,
+    or the gate accepted it unverified). None is never a pass: read it as "needs review" (docs/output.md).
+    """
 
     id: Optional[str | int] = None
     label: Label
-    hallucinated: bool
+    hallucinated: Optional[bool]
     claims: tuple[ClaimVerdict, ...]
     spans: tuple[Span, ...] = ()
     context: str

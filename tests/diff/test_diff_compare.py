@@ -17,7 +17,8 @@ def test_every_status_and_change_on_constructed_runs(tmp_path):
     assert [r.id for r in diff.records][:9] == list(EXPECTED)[:9]  # the earlier run's order, then the new ids
     counts = diff.counts
     assert list(counts) == [*STATUSES, *CHANGES]
-    assert counts == {"newly_hallucinated": 1, "fixed": 1, "still_hallucinated": 2, "not_hallucinated": 3,
+    assert counts == {"newly_hallucinated": 1, "fixed": 1, "still_hallucinated": 2, "needs_review": 0,
+                      "not_hallucinated": 3,
                       "errored": 1, "only_before": 1, "only_after": 1, "answer_changed": 2, "label_flip": 1,
                       "claims_changed": 2, "evidence_changed": 1, "unchanged": 1}
     assert sum(counts[s] for s in STATUSES) == len(EXPECTED)

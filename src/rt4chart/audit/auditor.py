@@ -87,13 +87,16 @@ class _Fatal:
 class Auditor:
     """Audits records with a judge and a decomposer. Reusable and safe to share across concurrent records.
 
-    >>> from rt4chart import Auditor
-    >>> from rt4chart.judges.lexical import LexicalJudge
-    >>> auditor = Auditor(judge=LexicalJudge())
-    >>> record = {"id": 1, "context": "Paris is in France.", "answer": "Paris is in France."}
-    >>> result = asyncio.run(auditor.audit(record))
-    >>> result.label.value
-    'entailed'
+    Example (``audit`` is a coroutine; ``rt4chart.audit`` is the synchronous one-record call):
+
+        >>> import asyncio
+        >>> from rt4chart import Auditor
+        >>> from rt4chart.judges.lexical import LexicalJudge
+        >>> auditor = Auditor(judge=LexicalJudge())
+        >>> record = {"id": 1, "context": "Paris is in France.", "answer": "Paris is in France."}
+        >>> result = asyncio.run(auditor.audit(record))
+        >>> result.label.value
+        'entailed'
     """
 
     def __init__(
@@ -149,7 +152,7 @@ class Auditor:
         if not claims:
             # nothing was checked, so nothing may be called entailed (never fail open)
             return AuditResult(
-                id=rec.id, label=Label.UNVERIFIED, hallucinated=False, claims=(), context=context,
+                id=rec.id, label=Label.UNVERIFIED, hallucinated=None, claims=(), context=context,
                 question=question, answer=answer, judge=self.judge.name,
                 config={**decomposed, **self._stamp(rec)},
                 errors=(*notes,
@@ -187,7 +190,7 @@ class Auditor:
             **self._stamp(rec),
         }
         return AuditResult(
-            id=rec.id, label=label, hallucinated=label.hallucinated, claims=tuple(verdicts), spans=spans,
+            id=rec.id, label=label, hallucinated=label.answer_hallucinated, claims=tuple(verdicts), spans=spans,
             context=context, question=question, answer=answer, judge=self.judge.name, config=config, errors=notes,
         )
 

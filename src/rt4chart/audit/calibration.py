@@ -8,7 +8,8 @@ calibration belongs to the judge whose scores it was fitted on: it records the j
 What applying changes in a result (``Calibration.apply``), all else being the judge's:
 
 * ``risk``: the calibrated probability that the answer is hallucinated, ``map(answer_score)``.
-* ``hallucinated``: ``answer_score >= threshold`` (the threshold is on the raw score, so the decision is exact).
+* ``hallucinated``: ``answer_score >= threshold`` (the threshold is on the raw score, so the decision is exact);
+  under the threshold, an answer whose label stays unverified keeps ``hallucinated`` None (no judge confirmed it).
 * claims: an entailed claim whose score reaches the threshold becomes baseless (its evidence is dropped, as a
   baseless claim carries none; its reason says why). A contradicted or baseless claim whose score is under the
   threshold keeps its label and evidence: a calibration cannot supply the support an entailed verdict must quote.
@@ -36,7 +37,7 @@ from ..errors import ConfigError
 from ..types import AuditResult, Label, Span, merge_intervals
 from .joins import and_join
 
-__all__ = ["FORMAT", "Calibration", "answer_score", "fingerprint_with", "load_calibration"]
+__all__ = ["FORMAT", "Calibration", "answer_score", "fingerprint_with", "load_calibration", "scored_decision"]
 
 FORMAT = "rt4chart-calibration/1"
 METHODS = ("isotonic", "platt")
@@ -46,6 +47,16 @@ def _finite(x: Any) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
+def scored_decision(result: Mapping[str, Any]) -> Optional[bool]:
+    """An audit result's decision as the scorers count it: its ``hallucinated`` when true or false; an unverified
+    answer (``hallucinated`` None, label ``unverified``) counts as not flagged, a negative in answer P/R/F1, and is
+    counted apart (``unverified``; docs/evaluation.md); None for a row without a decision (an error line)."""
+    hallucinated = result.get("hallucinated")
+    if isinstance(hallucinated, bool):
+        return hallucinated
+    return False if hallucinated is None and result.get("label") == Label.UNVERIFIED.value else None
+
+
 def answer_score(result: Mapping[str, Any]) -> Optional[float]:
     """An audit result's (``AuditResult.to_json()``) answer score in [0, 1], higher = more likely hallucinated.
 
@@ -53,10 +64,11 @@ def answer_score(result: Mapping[str, Any]) -> Optional[float]:
     claim a hallucination risk; unverified claims are left out); otherwise (LLM judges) the fraction of answer
     characters inside ``spans`` (0.0 for an entailed answer), raised to at least 1/len(answer) when the answer is
     flagged without spans, so that flagged answers always rank above unflagged ones with no spans. The eval scorer's
-    ``score`` (``rt4chart.eval.predictions.prediction_from_result``) is this; None for a row without a decision.
+    ``score`` (``rt4chart.eval.predictions.prediction_from_result``) is this; None for a row without a decision
+    (``scored_decision``: an unverified answer is scored as not flagged).
     """
-    hallucinated = result.get("hallucinated")
-    if not isinstance(hallucinated, bool):
+    hallucinated = scored_decision(result)
+    if hallucinated is None:
         return None
     answer = result.get("answer")
     n = len(answer) if isinstance(answer, str) and answer else 0
@@ -168,7 +180,7 @@ class Calibration:
 
     def apply(self, result: AuditResult) -> AuditResult:
         """``result`` re-decided at this calibration's threshold (the module docstring says what changes)."""
-        score = answer_score({"hallucinated": result.hallucinated, "answer": result.answer,
+        score = answer_score({"hallucinated": result.hallucinated, "label": result.label.value, "answer": result.answer,
                               "spans": [(s.start, s.end) for s in result.spans],
                               "claims": [{"label": c.label.value, "score": c.score} for c in result.claims]})
         decided = [c for c in result.claims if c.label != Label.UNVERIFIED]
@@ -191,8 +203,10 @@ class Calibration:
         spans = tuple(Span(start=s, end=e) for s, e in merge_intervals(pairs))
         config = {**result.config, "calibration": {"digest": self.digest, "threshold": self.threshold,
                                                    "probability_threshold": round(self.probability_threshold, 6)}}
-        return result.model_copy(update={"claims": tuple(claims), "label": and_join(c.label for c in claims),
-                                         "hallucinated": flag, "risk": round(self.probability(score), 6),
+        label = and_join(c.label for c in claims)
+        hallucinated = True if flag else (None if label is Label.UNVERIFIED else False)
+        return result.model_copy(update={"claims": tuple(claims), "label": label, "hallucinated": hallucinated,
+                                         "risk": round(self.probability(score), 6),
                                          "spans": spans, "config": config})
 
 

@@ -38,6 +38,23 @@ _CLAUSE_START = re.compile(
 )
 _BOUNDARY = re.compile(r"\s*;\s+|,?\s+(?:and|but|while|whereas|although|though)\s+", re.IGNORECASE)
 _MIN_WORDS = 3
+# The left side must be a clause too: "The CityRide frame and motor are covered ..." coordinates two subjects of one
+# verb, and cutting it would leave "The CityRide frame" and "motor are covered ...". A left side with no verb cue
+# outside its relative clauses ("The bike, which has a motor, and the helmet are included") is such a noun phrase and
+# stays joined to the right. Cues: an auxiliary or listed verb, a word after a pronoun ("they offer"), a past form
+# in -ed, or any word in -s after the first ("the shop accepts"; a plural noun passes too, as before).
+_VERB_CUE = re.compile(
+    rf"\b(?:{_AUX}|{_PRONOUN}\s+\w+|\w{{3,}}ed|said|made|took|went|gave|found|began|sold|won|lost|led|left|built|"
+    r"held|met|ran|saw|told|wrote|grew|fell|rose|paid|kept|brought|bought|came|knew|felt|spent|sent|include|offer|"
+    r"accept|provide|serve|need|been|be)\b|(?<=\w)\s+\w{2,}[^s\W]s\b",
+    re.IGNORECASE,
+)
+_RELATIVE = re.compile(r"\b(?:which|who|whom|whose)\b[^,;]*", re.IGNORECASE)
+
+
+def _is_clause(left: str) -> bool:
+    """Whether the text before a conjunction has a finite verb of its own (not only inside a relative clause)."""
+    return _VERB_CUE.search(_RELATIVE.sub(" ", left)) is not None
 
 
 def _clause_spans(sentence: str) -> list[tuple[int, int]]:
@@ -48,7 +65,9 @@ def _clause_spans(sentence: str) -> list[tuple[int, int]]:
         left_words = len(sentence[: m.start()].split())
         if left_words < _MIN_WORDS or len(right.split()) < _MIN_WORDS:
             continue
-        if m.group(0).strip() == ";" or _CLAUSE_START.match(right):
+        if m.group(0).strip() == ";":
+            cuts.append((m.start(), m.end()))
+        elif _CLAUSE_START.match(right) and _is_clause(sentence[cuts[-1][1] if cuts else 0:m.start()]):
             cuts.append((m.start(), m.end()))
     spans: list[tuple[int, int]] = []
     pos = 0

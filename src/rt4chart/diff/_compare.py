@@ -3,10 +3,12 @@
 Records are matched by id (as text: 7 and "7" are one id). Each id gets a **status**, and each id with a result in
 both runs a **change**; both partition their records, so their counts add up:
 
-* status: ``newly_hallucinated`` (not hallucinated before, hallucinated after), ``fixed`` (the reverse),
-  ``still_hallucinated``, ``not_hallucinated`` (in neither run), ``errored`` (an error line in either run),
-  ``only_before``, ``only_after``. "Hallucinated" is the result's ``hallucinated`` field (contradicted or
-  baseless); an unverified answer is not hallucinated, and neither is one the gate accepted.
+* status: ``newly_hallucinated`` (not hallucinated before, hallucinated after), ``fixed`` (hallucinated before,
+  confirmed not hallucinated after), ``still_hallucinated``, ``needs_review`` (not hallucinated after, but no judge
+  confirmed it: ``hallucinated`` None, label unverified; whatever it was before), ``not_hallucinated`` (confirmed in
+  the later run and not hallucinated in the earlier), ``errored`` (an error line in either run), ``only_before``,
+  ``only_after``. "Hallucinated" is the result's ``hallucinated`` field being true (contradicted or baseless); an
+  unverified answer, or one the gate accepted, is neither hallucinated nor confirmed clean.
 * change, the first that holds: ``answer_changed`` (another answer text), ``label_flip`` (a claim, or the answer,
   went from contradicted to baseless or back), ``claims_changed`` (a claim added, removed, reworded or relabelled,
   or another answer label), ``evidence_changed`` (the same claims and labels with other evidence quotes),
@@ -29,8 +31,8 @@ from ..io import ResultLine, read_results
 from ..types import AuditResult, Label, RecordError
 from ._align import ClaimPair, align_claims
 
-STATUSES = ("newly_hallucinated", "fixed", "still_hallucinated", "not_hallucinated", "errored", "only_before",
-            "only_after")
+STATUSES = ("newly_hallucinated", "fixed", "still_hallucinated", "needs_review", "not_hallucinated", "errored",
+            "only_before", "only_after")
 CHANGES = ("answer_changed", "label_flip", "claims_changed", "evidence_changed", "unchanged")
 _HALLUCINATED = (Label.CONTRADICTED, Label.BASELESS)
 
@@ -138,8 +140,8 @@ class RunDiff:
         there are none)."""
         common = self.common
         n = len(common)
-        before = sum(r.before.result.hallucinated for r in common)  # type: ignore[union-attr]
-        after = sum(r.after.result.hallucinated for r in common)  # type: ignore[union-attr]
+        before = sum(r.before.result.hallucinated is True for r in common)  # type: ignore[union-attr]
+        after = sum(r.after.result.hallucinated is True for r in common)  # type: ignore[union-attr]
         if not n:
             return {"records": 0, "before": None, "after": None, "change": None}
         return {"records": n, "before": round(before / n, 6), "after": round(after / n, 6),
@@ -170,9 +172,17 @@ def _status(b: Optional[Side], a: Optional[Side]) -> str:
         return "only_after" if b is None else "only_before"
     if b.result is None or a.result is None:
         return "errored"
-    was, now = b.result.hallucinated, a.result.hallucinated
-    return {(False, True): "newly_hallucinated", (True, False): "fixed", (True, True): "still_hallucinated",
-            (False, False): "not_hallucinated"}[(was, now)]
+    was, now = _flag(b.result), _flag(a.result)
+    if now is True:
+        return "still_hallucinated" if was is True else "newly_hallucinated"
+    if now is None:
+        return "needs_review"
+    return "fixed" if was is True else "not_hallucinated"
+
+
+def _flag(result: AuditResult) -> Optional[bool]:
+    """``hallucinated``, with None for an unverified answer also in files written when it was false."""
+    return None if result.hallucinated is not True and result.label is Label.UNVERIFIED else result.hallucinated
 
 
 def _change(b: AuditResult, a: AuditResult, pairs: Sequence[ClaimPair]) -> str:
@@ -223,7 +233,8 @@ def _index(lines: Sequence[ResultLine], path: str) -> tuple[dict[str, tuple[Any,
 def _summary(path: str, lines: Sequence[ResultLine]) -> RunSummary:
     results = [line.result for line in lines if line.result is not None]
     return RunSummary(path, len(lines), len(results), len(lines) - len(results),
-                      sum(r.hallucinated for r in results), tuple(sorted({r.judge for r in results if r.judge})))
+                      sum(r.hallucinated is True for r in results),
+                      tuple(sorted({r.judge for r in results if r.judge})))
 
 
 def diff_runs(before: Sequence[ResultLine], after: Sequence[ResultLine], *, before_name: str = "before",

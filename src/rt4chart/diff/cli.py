@@ -45,9 +45,10 @@ def diff(before: Path, after: Path, html_out: Optional[Path], json_out: Optional
          title: str, quiet: bool) -> None:
     """Compare two results files of `rt4chart audit` (BEFORE, then AFTER) record by record.
 
-    Records are matched by id. Each gets a status (newly hallucinated, fixed, still hallucinated, not hallucinated,
-    errored, only before, only after) and, when both runs have a result, a change (answer changed, label flip,
-    claims changed, evidence changed, unchanged); claims are paired across the runs by text similarity.
+    Records are matched by id. Each gets a status (newly hallucinated, fixed, still hallucinated, needs review: no
+    judge confirmed the later run's answer, not hallucinated, errored, only before, only after) and, when both runs
+    have a result, a change (answer changed, label flip, claims changed, evidence changed, unchanged); claims are
+    paired across the runs by text similarity.
 
     Exit codes: 0 no --fail-on rule tripped; 2 usage or input error (a missing file, a line that is not a result:
     the message names the file, the line and the field); 3 a --fail-on rule tripped.

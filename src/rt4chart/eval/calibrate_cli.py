@@ -141,7 +141,9 @@ def _pool(results_path: str, judge: str, fingerprint: Optional[str]) -> list[dic
     judge's own threshold, toward which a calibration from few labels is shrunk (``rt4chart.eval.calibrate``)."""
     from ..io import json_objects
 
-    return [obj for obj in json_objects(results_path) if "claims" in obj and isinstance(obj.get("hallucinated"), bool)
+    from ..audit.calibration import scored_decision
+
+    return [obj for obj in json_objects(results_path) if "claims" in obj and scored_decision(obj) is not None
             and str(obj.get("judge")) == judge and (obj.get("config") or {}).get("judge_fingerprint") == fingerprint]
 
 
@@ -182,7 +184,7 @@ def calibrate(labelled: str, output: str, results_path: Optional[str], label_fie
     question) with a boolean `hallucinated` and optional `spans` ([{start, end}] in the answer). Prints
     cross-validated precision, recall and F1 (group-bootstrap intervals) before and after; apply the file with
     `rt4chart audit --calibration FILE`."""
-    from ..audit.calibration import answer_score
+    from ..audit.calibration import answer_score, scored_decision
     from ..io import writes_over_input
     from .baselines import parse_target
     from .calibrate import check_labels, cross_validate, fit_calibration, judge_threshold
@@ -201,7 +203,7 @@ def calibrate(labelled: str, output: str, results_path: Optional[str], label_fie
         scores = [answer_score(r) for r in results]
         y = [label for _, label, _ in data]
         pool = _pool(results_path, judge, fingerprint) if results_path else results
-        own = judge_threshold([answer_score(r) for r in pool], [r["hallucinated"] for r in pool])
+        own = judge_threshold([answer_score(r) for r in pool], [bool(scored_decision(r)) for r in pool])
         calibration = fit_calibration(scores, y, judge=judge, judge_fingerprint=fingerprint, target=target,
                                       method=method, own=own, meta={"judge_answers": len(pool)})
         groups = [(rec.task or "", rec.context) for rec, _, _ in data]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
-from rt4chart.audit.calibration import answer_score
+from rt4chart.audit.calibration import answer_score, scored_decision
 from rt4chart.errors import InputError
 
 from .datasets import EvalRecord
@@ -114,13 +114,17 @@ def parse_prediction(obj: Any, where: str) -> Prediction:
 def prediction_from_result(result: Mapping[str, Any]) -> Prediction:
     """Map an audit result (``AuditResult.to_json()``) to a prediction.
 
-    ``hallucinated`` and ``spans`` (merged non-entailed answer spans) are taken as is; ``label`` is the answer
+    ``hallucinated`` and ``spans`` (merged non-entailed answer spans) are taken as is, but for an unverified answer
+    (``hallucinated`` None), which counts as not flagged (``scored_decision``); ``label`` is the answer
     label; ``evidence`` collects the context evidence of contradicted claims. ``score`` is the answer score
     (``rt4chart.audit.calibration.answer_score``: the highest claim score when the judge scored every claim it
     decided, else the fraction of answer characters inside ``spans``).
     """
     where = str(result.get("id", "?"))
-    base = parse_prediction({k: result[k] for k in ("id", "hallucinated", "spans", "error") if k in result}, where)
+    fields = {k: result[k] for k in ("id", "hallucinated", "spans", "error") if k in result}
+    if "hallucinated" in fields and scored_decision(result) is not None:
+        fields["hallucinated"] = scored_decision(result)  # an unverified answer is scored as not flagged
+    base = parse_prediction(fields, where)
     spans = base.spans or ()
     score = answer_score({**result, "spans": spans})
     label = result.get("label")

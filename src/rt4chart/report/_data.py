@@ -70,6 +70,12 @@ def _task(entry: dict) -> Any:
     return task if isinstance(task, str) and task else None
 
 
+def needs_review_of(entry: dict) -> bool:
+    """A result no judge confirmed: ``hallucinated`` None, or (files written before it was) an unverified label."""
+    return entry.get("hallucinated") is not True and (entry.get("hallucinated") is None
+                                                      or entry.get("label") == "unverified")
+
+
 def summarize(entries: Iterable[dict]) -> dict:
     """Counts for the report header: records, answer and claim labels, hallucinations, errors, tasks, usage."""
     labels: Counter = Counter()
@@ -77,7 +83,7 @@ def summarize(entries: Iterable[dict]) -> dict:
     tasks: Counter = Counter()
     judges: Counter = Counter()
     usage = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": 0.0, "seconds": 0.0}
-    n = results = errors = hallucinated = 0
+    n = results = errors = hallucinated = needs_review = 0
     for e in entries:
         n += 1
         if "error" in e and "answer" not in e:
@@ -86,6 +92,7 @@ def summarize(entries: Iterable[dict]) -> dict:
         results += 1
         labels[str(e.get("label"))] += 1
         hallucinated += e.get("hallucinated") is True
+        needs_review += needs_review_of(e)
         for c in e.get("claims", []):
             if isinstance(c, dict):
                 claim_labels[str(c.get("label"))] += 1
@@ -100,7 +107,7 @@ def summarize(entries: Iterable[dict]) -> dict:
                 if isinstance(v, (int, float)) and not isinstance(v, bool):
                     usage[k] += v
     return {
-        "records": n, "results": results, "errors": errors, "hallucinated": hallucinated,
+        "records": n, "results": results, "errors": errors, "hallucinated": hallucinated, "needs_review": needs_review,
         "labels": {k: labels.get(k, 0) for k in LABELS} | {k: v for k, v in labels.items() if k not in LABELS},
         "claim_labels": {k: claim_labels.get(k, 0) for k in LABELS},
         "claims": sum(claim_labels.values()),

@@ -30,5 +30,6 @@ def report(results: Path, output: Optional[Path], title: str) -> None:
     out = output or results.with_suffix(".html")
     write_html(entries, out, title=title, source=results.name)
     s = summarize(entries)
-    click.echo(f"wrote {out}: {s['records']} records, {s['hallucinated']} hallucinated, {s['errors']} errors",
+    click.echo(f"wrote {out}: {s['records']} records, {s['hallucinated']} hallucinated, {s['errors']} errors"
+               + (f", {s['needs_review']} need review (unverified)" if s["needs_review"] else ""),
                err=True)

@@ -47,7 +47,12 @@ def serve(host: str, port: int, judge: str, window: Optional[int], overlap: Opti
 
         from ._app import build_auditor, create_app
     except ImportError as exc:
-        raise click.ClickException(str(MissingDependencyError(getattr(exc, "name", None) or "fastapi", "server")))
+        # a missing extra is a usage problem (exit 2, as docs/cli.md says), with the install hint for a checkout
+        missing = click.ClickException(str(MissingDependencyError(
+            getattr(exc, "name", None) or "fastapi", "server",
+            hint="pip install 'rt4chart[server]' (from a clone of the repository: pip install -e '.[server]')")))
+        missing.exit_code = 2
+        raise missing from None
     try:
         settings = ServerSettings.from_env(
             judge=judge, window=window, overlap=overlap, global_verification=False if no_global else None,

@@ -18,7 +18,7 @@
     "hallucination rate, " + (rate.records || 0) + " records in both");
   rateStat.setAttribute("data-stat", "rate");
   sumBox.appendChild(rateStat);
-  ["newly_hallucinated", "fixed", "still_hallucinated", "errored", "only_before", "only_after"].forEach(function (s) {
+  ["newly_hallucinated", "fixed", "still_hallucinated", "needs_review", "errored", "only_before", "only_after"].forEach(function (s) {
     var d = stat(String(counts[s] || 0), words(s), counts[s] ? "st-" + s : "");  /* coloured when not 0 */
     d.setAttribute("data-stat", s);
     sumBox.appendChild(d);

@@ -350,6 +350,15 @@ _ROW_CLAIM = _columns(FEATURES, CLAIM_FEATURES + RECORD_FEATURES)
 _M_ANSWER = _columns(CLAIM_MODEL_FEATURES, ANSWER_FEATURES)
 
 
+def unsupported_words(rows: WordRows) -> list[bool]:
+    """Per word of a claim: a content word (never a stop word) that the evidence lacks in every form the features
+    read: its stem key, its raw token, its number (hyphenated words are read part by part: "bike" is in "e-bike").
+    The only words a reason may call unsupported."""
+    m = rows.matrix
+    found = (m[:, _COL["w_key_in_ev"]] > 0) | (m[:, _COL["w_raw_in_ev"]] > 0) | (m[:, _COL["w_number_in_ev"]] > 0)
+    return [bool(x) for x in (m[:, _COL["w_content"]] > 0) & ~found]
+
+
 def claim_matrix(word_probs: Sequence[np.ndarray], rows: Sequence[WordRows]) -> np.ndarray:
     """Claim-model rows for claims judged together: ``word_probs[i]`` are the word model's P(hallucinated) for the
     words of claim i, ``rows[i]`` its feature rows."""

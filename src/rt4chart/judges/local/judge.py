@@ -282,9 +282,11 @@ class LocalJudge:
                                         reason=f"P(hallucinated)={q:.2f}: {why} the closest evidence sentence",
                                         prompt_version=version))
                 else:
-                    ranked = sorted(zip(wp, rows_i.spans), key=lambda x: -x[0])
-                    top_words = ", ".join(list(dict.fromkeys(claim.text[s:e] for p, (s, e) in ranked
-                                                             if p >= word_threshold))[:8])
+                    # the likeliest words the evidence lacks (a word the model flags but the evidence has, or a
+                    # stop word, is not "unsupported", whatever its probability)
+                    ranked = sorted(zip(wp, rows_i.spans, F.unsupported_words(rows_i)), key=lambda x: -x[0])
+                    top_words = ", ".join(list(dict.fromkeys(claim.text[s:e] for p, (s, e), lacking in ranked
+                                                             if lacking and p >= word_threshold))[:8])
                     missing = f"; unsupported words: {top_words}" if top_words else ""
                     out.append(Judgment(label=Label.BASELESS, score=round(q, 4), spans=spans,
                                         reason=f"P(hallucinated)={q:.2f} >= {threshold:.2f}{missing}",

@@ -111,6 +111,11 @@
     dl.appendChild(dd);
   }
 
+  /* No judge confirmed the answer: hallucinated is null (files written before it was, an unverified label). */
+  function needsReview(rec) {
+    return rec.hallucinated !== true && (rec.hallucinated === null || rec.label === "unverified");
+  }
+
   function renderResult(rec, opts) {
     opts = opts || {};
     var card = el("article", "card");
@@ -120,6 +125,7 @@
     var head = el("div", "card-head");
     head.appendChild(badge(rec.label));
     if (rec.hallucinated === true) head.appendChild(el("span", "badge halluc", "hallucinated"));
+    else if (needsReview(rec)) head.appendChild(el("span", "badge review", "needs review"));
     if (rec.id !== undefined && rec.id !== null) head.appendChild(el("span", "rid", "id " + str(rec.id)));
     var task = recordTask(rec);
     if (task) head.appendChild(el("span", "meta", "task: " + task));

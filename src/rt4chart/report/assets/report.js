@@ -12,6 +12,7 @@
   sumBox.appendChild(stat(fmtInt(summary.records), "records"));
   sumBox.appendChild(stat(fmtInt(summary.hallucinated) + (summary.results ?
     " (" + (100 * summary.hallucinated / summary.results).toFixed(1) + "%)" : ""), "hallucinated"));
+  sumBox.appendChild(stat(fmtInt(summary.needs_review), "needs review", summary.needs_review ? "lab-unverified" : ""));
   RT4.LABELS.forEach(function (l) {
     var s = stat(fmtInt(labels[l] || 0), l, "lab-" + l);
     s.setAttribute("data-label", l);
