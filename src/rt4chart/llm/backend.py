@@ -25,7 +25,6 @@
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import random
 import time
 import weakref
@@ -38,7 +37,8 @@ from ..errors import BackendError, ConfigError
 from ..meter import record_usage
 from ..types import Usage
 from .cache import ResponseCache, cache_key
-from .faults import MODES, ContextOverflowError, clip, is_context_overflow, rejects_cap, rejects_structured, summary
+from .faults import (MODES, ContextOverflowError, UnreachableError, cannot_connect, clip, is_context_overflow,
+                     rejects_cap, rejects_structured, retry_after, summary)
 from .pricing import Price
 from .schemas import JsonSchema
 
@@ -75,28 +75,6 @@ class ChatBackend(Protocol):
     async def complete(
         self, messages: Messages, *, schema: Optional[JsonSchema] = None, prompt_version: Optional[str] = None
     ) -> Completion: ...
-
-
-def _retry_after(headers: httpx.Headers) -> Optional[float]:
-    """Seconds from a ``Retry-After`` (delta-seconds or HTTP date) or ``retry-after-ms`` header."""
-    ms = headers.get("retry-after-ms")
-    if ms is not None:
-        try:
-            return max(0.0, float(ms) / 1000.0)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if value is None:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
 
 
 class RateLimiter:
@@ -220,6 +198,7 @@ class OpenAIBackend:
         self._mode = MODES.index(structured) if structured != "auto" else 0  # the strongest mode not refused
         self._cap_field: Optional[str] = "max_tokens"  # None once the server refused every name for the cap
         self._states: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopState]" = weakref.WeakKeyDictionary()
+        self._answered = False  # True once the server sent any HTTP reply: a refused connection is no longer config
 
     @property
     def params(self) -> dict[str, Any]:
@@ -301,11 +280,12 @@ class OpenAIBackend:
         requests = failures = 0
         mode = self._mode
         capped = bool(self.max_tokens)  # False for this call once a capped request overflowed the context
+        unreached = False  # the last attempt reached no HTTP server (faults.cannot_connect)
 
-        def give_up(error: type[BackendError], message: str) -> BackendError:
+        def give_up(error: type[BackendError], message: str, **extra: Any) -> BackendError:
             usage = Usage(calls=requests, seconds=time.perf_counter() - started)
             record_usage(usage)
-            return error(message, attempts=requests, usage=usage, status=last_status)
+            return error(message, attempts=requests, usage=usage, status=last_status, **extra)
 
         for _ in range(self.max_attempts + _ADJUSTMENTS):
             requests += 1
@@ -318,14 +298,15 @@ class OpenAIBackend:
                 try:
                     response = await state.client.post(url, json=body)
                 except httpx.TimeoutException as exc:
-                    response, last_status = None, None
+                    response, last_status, unreached = None, None, cannot_connect(exc)
                     last_problem = f"timed out after {self.timeout:g} s ({type(exc).__name__})"
                 except httpx.TransportError as exc:
-                    response, last_status = None, None
+                    response, last_status, unreached = None, None, cannot_connect(exc)
                     last_problem = f"connection error ({type(exc).__name__}: {clip(str(exc))})"
             wait: Optional[float] = None
             if response is not None:
                 status = last_status = response.status_code
+                unreached, self._answered = False, True
                 if status == 200:
                     try:
                         payload = response.json()
@@ -356,7 +337,7 @@ class OpenAIBackend:
                     continue
                 elif status in RETRYABLE_STATUS or status >= 500:
                     last_problem = summary(response)
-                    wait = _retry_after(response.headers)
+                    wait = retry_after(response.headers)
                 else:
                     raise give_up(BackendError, f"{url} answered {summary(response)}")
             failures += 1
@@ -364,6 +345,9 @@ class OpenAIBackend:
                 break
             delay = self._backoff(failures) if wait is None else wait
             await asyncio.sleep(min(delay, self.max_wait))
+        if unreached:  # a configuration error until the server has answered once (faults.UnreachableError)
+            raise give_up(UnreachableError, f"cannot reach {url} ({requests} attempts): {last_problem}",
+                          answered=self._answered)
         raise give_up(BackendError, f"gave up after {requests} attempt(s): {last_problem}")
 
 
