@@ -31,8 +31,8 @@ def test_a_record_reads_as_a_mapping_of_its_five_fields():
 
 
 @pytest.mark.parametrize("raw, index, record, field", [
-    ({"context": "C.", "answer": "A."}, 3, "#3", "id"),
-    ({"id": True, "context": "C.", "answer": "A."}, 0, "#0", "id"),
+    ({"context": "C.", "answer": "A."}, 3, "#4", "id"),  # numbered from 1, as lines are
+    ({"id": True, "context": "C.", "answer": "A."}, 0, "#1", "id"),
     ({"id": "r", "answer": "A."}, None, "r", "context"),
     ({"id": "r", "context": ["C.", None], "answer": "A."}, None, "r", "context[1]"),
     ({"id": "r", "context": ["C.", 5], "answer": "A."}, None, "r", "context[1]"),
@@ -52,7 +52,7 @@ def test_a_bad_record_names_the_record_and_the_field(raw, index, record, field):
 def test_not_a_mapping_is_named_by_its_position():
     with pytest.raises(InputError, match="must be a JSON object") as exc:
         validate_record(["a list"], 4)
-    assert exc.value.record == "#4"
+    assert exc.value.record == "#5"
 
 
 def test_field_names_are_mapped():
@@ -63,7 +63,7 @@ def test_field_names_are_mapped():
 
 def test_checked_rows_yield_records_errors_and_duplicates_in_order():
     rows = [Row(0, {"id": "a", "context": "C.", "answer": "A."}), Row(1, {"id": "b", "context": "C."}),
-            Row(2, None, InputError("line 3 is not valid JSON", record="#2")),
+            Row(2, None, InputError("line 3 is not valid JSON", record="#3")),
             Row(3, {"id": "a", "context": "C.", "answer": "A."})]
     out = list(checked_rows(rows))
     assert isinstance(out[0][1], Record) and out[0][2] == "a"
@@ -123,7 +123,7 @@ def test_parse_rows_names_the_source_file_of_a_bad_line():
     from rt4chart.io import parse_rows
 
     rows = list(parse_rows(b'{"id": 1}\n{oops\n', "part-2.jsonl", source="part-2.jsonl"))
-    assert rows[1].error is not None and str(rows[1].error).startswith("record '#1': part-2.jsonl line 2 ")
+    assert rows[1].error is not None and str(rows[1].error).startswith("record '#2': part-2.jsonl line 2 ")
 
 
 def test_repeated_ids_found_elsewhere_are_duplicates_here():

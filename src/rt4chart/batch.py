@@ -39,14 +39,16 @@ _T = TypeVar("_T")
 class BatchSummary:
     """Counts of one batch run (this run only, plus ``skipped`` rows already present when resuming, of which
     ``previous_errors`` were error rows). ``noted``: results audited with something in their ``errors`` (e.g. a
-    decomposition that fell back to the rule decomposer). ``reused``: results taken from the baseline (counted in
-    ``ok`` and the labels, not in the usage: they cost nothing this run)."""
+    decomposition that fell back to the rule decomposer). ``failed_calls``: results with a failed LLM call (a note of
+    kind ``backend``: its claims are unverified), which a run must not pass over. ``reused``: results taken from the
+    baseline (counted in ``ok`` and the labels, not in the usage: they cost nothing this run)."""
 
     records: int = 0
     ok: int = 0
     reused: int = 0
     errors: int = 0
     noted: int = 0
+    failed_calls: int = 0
     skipped: int = 0
     previous_errors: int = 0
     hallucinated: int = 0
@@ -66,6 +68,7 @@ class BatchSummary:
             return
         self.ok += 1
         self.noted += bool(item.errors)
+        self.failed_calls += any(note.kind == "backend" for note in item.errors)
         self.hallucinated += item.hallucinated is True
         self.needs_review += item.hallucinated is None
         self.answer_labels[item.label.value] += 1
@@ -78,6 +81,11 @@ class BatchSummary:
         self.prompt_tokens += item.usage.prompt_tokens
         self.completion_tokens += item.usage.completion_tokens
         self.cost_usd += item.usage.cost_usd
+
+    @property
+    def failed(self) -> bool:
+        """True when some record of this run or an earlier one failed, or some LLM call of this run failed."""
+        return bool(self.errors or self.previous_errors or self.failed_calls)
 
     def add_line(self, line: dict) -> None:
         """``add`` for an output line (``result_line``), as the Ray engine's driver receives them."""

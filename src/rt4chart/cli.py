@@ -4,8 +4,9 @@
 Subcommands other than ``audit`` live next to their code and are imported only when used, so ``rt4chart audit``
 starts fast and a missing optional extra only affects the command that needs it.
 
-Exit codes: 0 every record audited; 1 some records failed (their error records are in the output);
-2 usage or input error (bad option, unreadable input file); 3 (``diff`` only) a ``--fail-on`` rule tripped.
+Exit codes: 0 every record audited; 1 some records failed (their error records are in the output) or some LLM
+calls failed (their records' ``errors`` say so); 2 usage or input error (bad option, unreadable input file, an LLM
+endpoint that rejects the request or cannot be reached); 3 (``diff`` only) a ``--fail-on`` rule tripped.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any, Optional
 import click
 
 from . import __version__
-from ._fields import auditor_options, estimate_options, field_options, judge_options
+from ._fields import auditor_options, check_input, estimate_options, field_options, judge_options
 from .errors import BackendError, ConfigError, InputError, MissingDependencyError, Rt4chartError
 
 EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE = 0, 1, 2
@@ -49,6 +50,14 @@ class _LazyGroup(click.Group):
                 return _unavailable(name, help_text, exc)
         return super().get_command(ctx, name)
 
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:  # `rt4chart ... | head`: the reader of stdout took what it wanted
+            from ._console import closed_pipe
+
+            closed_pipe()
+
 
 def _unavailable(name: str, help_text: str, exc: Exception) -> click.Command:
     @click.command(name=name, help=f"{help_text} (unavailable: {exc})",
@@ -73,35 +82,6 @@ def build_auditor(**judge_kw: Any) -> Any:
     return from_options(**auditor_options(judge_kw, llm_env(os.environ)))
 
 
-_STYLE = {"entailed": "green", "contradicted": "red", "baseless": "yellow", "unverified": "magenta"}
-
-
-def _print_records(path: Path, console: Any) -> None:
-    """A readable digest of a small run: each answer's label and its claims, with the reasons of non-entailed ones."""
-    import json
-
-    from rich.markup import escape
-
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-        rec = json.loads(line)
-        if "error" in rec:
-            console.print(f"[bold]{escape(str(rec.get('id')))}[/bold]  [red]error[/red] "
-                          f"{escape(rec['error']['message'])}")
-            continue
-        label = rec["label"]
-        console.print(f"[bold]{escape(str(rec['id']))}[/bold]  [{_STYLE[label]}]{label}[/{_STYLE[label]}]"
-                      f"  ({len(rec['claims'])} claims)")
-        for c in rec["claims"]:
-            style = _STYLE[c["label"]]
-            mark = "✓" if c["label"] == "entailed" else "✗"
-            console.print(f"   [{style}]{mark} {c['label']:<12}[/{style}] {escape(c['text'][:90])}")
-            if c["label"] != "entailed" and c.get("reason"):
-                console.print(f"     [dim]{escape(c['reason'][:110])}[/dim]")
-            for ev in c["evidence"][:1]:
-                console.print(f"     [dim]evidence (sentence {', '.join(map(str, ev['sentence_ids']))}):[/dim] "
-                              f"{escape(ev['text'][:100])}")
-
-
 def _print_summary(summary: Any, console: Any, *, baseline: bool = False) -> None:
     from rich.table import Table
 
@@ -121,6 +101,8 @@ def _print_summary(summary: Any, console: Any, *, baseline: bool = False) -> Non
                                                    if summary.previous_errors else ""))
     if summary.noted:
         table.add_row("audited with notes", f"{summary.noted} (see their errors field)")
+    if summary.failed_calls:
+        table.add_row("with failed LLM calls", f"{summary.failed_calls} (their claims are unverified)")
     if summary.calls:
         table.add_row("LLM calls", str(summary.calls))
         table.add_row("tokens in/out", f"{summary.prompt_tokens}/{summary.completion_tokens}")
@@ -150,6 +132,7 @@ def _print_summary(summary: Any, console: Any, *, baseline: bool = False) -> Non
 @click.option("--gate-accept", type=click.FloatRange(0.0, 1.0, max_open=True), default=None,
               help="accept this fraction of lowest-risk records with the RAGScope gate, without judging them")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar or summary")
+@click.option("--allow-empty", is_flag=True, help="accept an INPUT without records (else an input error, exit 2)")
 @click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
               help="local = this process; ray = a pool of Ray workers (pip install 'rt4chart[ray]'), on this "
               "machine or on the cluster at --address")
@@ -171,9 +154,7 @@ def audit(**args: Any) -> None:
     """
     if args.get("gguf") is None:
         return _audit(**args)
-    from rich.console import Console
-
-    from ._console import print_error
+    from ._console import print_error, stderr_console
     from .llm.managed import managed_model
 
     if args["estimate"] or args["engine"] != "local":
@@ -182,22 +163,20 @@ def audit(**args: Any) -> None:
         with managed_model(args, binary=os.environ.get("RT4CHART_LLAMA_SERVER")):
             _audit(**args)
     except ConfigError as exc:
-        print_error(Console(stderr=True), exc)
+        print_error(stderr_console(), exc)
         sys.exit(EXIT_USAGE)
 
 
 def _audit(input_path: str, output: Optional[str], resume: bool, retry_errors: bool, baseline: Optional[str],
-           fmt: Optional[str], source: str, fields: Any, gate_accept: Optional[float], quiet: bool, engine: str,
-           address: Optional[str], workers: Optional[int], estimate: bool, tokenizer_file: Optional[str],
-           reasoning_tokens: Optional[int], **judge_kw: Any) -> None:
-    from rich.console import Console
-
-    from ._console import print_error
+           fmt: Optional[str], source: str, fields: Any, gate_accept: Optional[float], quiet: bool,
+           allow_empty: bool, engine: str, address: Optional[str], workers: Optional[int], estimate: bool,
+           tokenizer_file: Optional[str], reasoning_tokens: Optional[int], **judge_kw: Any) -> None:
+    from ._console import closed_pipe, print_error, print_records, stderr_console
     from .batch import read_baseline, run_batch
     from .resume import is_parquet_output
-    from .io import read_rows, writes_over_input
+    from .io import json_objects, read_rows, writes_over_input
 
-    console = Console(stderr=True)
+    console = stderr_console()
     if source != "records" and (estimate or engine != "local" or fmt):
         raise click.UsageError(f"--from {source} works with --engine local, without --format and --estimate")
     if estimate:
@@ -230,6 +209,7 @@ def _audit(input_path: str, output: Optional[str], resume: bool, retry_errors: b
             rows = list(trace_rows(input_path, fields))
         else:
             rows = list(read_rows(input_path, fmt))
+            check_input(rows, fields, input_path, allow_empty=allow_empty, columns=_tabular(input_path, fmt))
         previous = read_baseline(baseline) if baseline is not None else None
     except (ConfigError, InputError, MissingDependencyError) as exc:
         print_error(console, exc)
@@ -241,16 +221,18 @@ def _audit(input_path: str, output: Optional[str], resume: bool, retry_errors: b
                             routing=routing, baseline=previous, console=console,
                             progress=not quiet and (console.is_terminal or os.environ.get("RT4CHART_PROGRESS") == "1"))
     except BackendError as exc:  # only configuration errors reach here (bad key, model, endpoint)
-        print_error(console, f"the LLM endpoint rejected the request: {exc}")
+        print_error(console, _endpoint_error(exc))
         sys.exit(EXIT_USAGE)
+    except BrokenPipeError:
+        closed_pipe()  # `rt4chart audit ... | head`: the reader took what it wanted
     except OSError as exc:
         print_error(console, f"cannot write the output: {exc}")
         sys.exit(EXIT_USAGE)
     if not quiet:
         if output and 0 < summary.records <= 20:
-            _print_records(Path(output), console)
+            print_records(json_objects(output), console)
         _print_summary(summary, console, baseline=previous is not None)
-    sys.exit(EXIT_RECORD_ERRORS if summary.errors or summary.previous_errors else EXIT_OK)
+    sys.exit(EXIT_RECORD_ERRORS if summary.failed else EXIT_OK)
 
 
 def _estimate(input_path: str, output: Optional[str], fmt: Optional[str], fields: Any, judge_kw: dict,
@@ -276,6 +258,7 @@ def _estimate(input_path: str, output: Optional[str], fmt: Optional[str], fields
     options = auditor_options(judge_kw, llm_env(os.environ))
     try:
         rows = list(read_rows(input_path, fmt))
+        check_input(rows, fields, input_path, allow_empty=True, columns=_tabular(input_path, fmt))
         records = [rec for _, rec, _ in checked_rows(rows, fields) if not isinstance(rec, InputError)]
         counter = token_counter(options.get("model") or "", tokenizer_file)
         assumptions = Assumptions() if reasoning_tokens is None else Assumptions(reasoning_tokens=reasoning_tokens)
@@ -304,7 +287,8 @@ def _audit_on_ray(input_path: str, output: Optional[str], resume: bool, retry_er
                   fields: Any, gate_accept: Optional[float], quiet: bool, address: Optional[str],
                   workers: Optional[int], judge_kw: dict, console: Any) -> None:
     """``audit --engine ray``: the same rows as the local engine, from workers of a Ray cluster; exits."""
-    from ._console import print_error
+    from ._console import print_error, print_records
+    from .io import json_objects
     from .resume import is_parquet_output
     from .judges.llm import llm_env
 
@@ -326,16 +310,28 @@ def _audit_on_ray(input_path: str, output: Optional[str], resume: bool, retry_er
         cause = _wrapped(exc, (BackendError, ConfigError, InputError, MissingDependencyError))
         if cause is None:
             raise
-        if isinstance(cause, BackendError):  # only configuration errors stop a run (bad key, model, endpoint)
-            print_error(console, f"the LLM endpoint rejected the request: {cause}")
-        else:
-            print_error(console, cause)
+        # only configuration errors stop a run (bad key, model, endpoint)
+        print_error(console, _endpoint_error(cause) if isinstance(cause, BackendError) else cause)
         sys.exit(EXIT_USAGE)
     if not quiet:
         if not is_parquet_output(output) and 0 < summary.records <= 20:
-            _print_records(Path(output), console)
+            print_records(json_objects(output), console)
         _print_summary(summary, console)
-    sys.exit(EXIT_RECORD_ERRORS if summary.errors or summary.previous_errors else EXIT_OK)
+    sys.exit(EXIT_RECORD_ERRORS if summary.failed else EXIT_OK)
+
+
+def _tabular(path: str, fmt: Optional[str]) -> bool:
+    """True for an input of columns (CSV, Parquet) rather than of JSON fields, as the messages call them."""
+    return (fmt or Path(path).suffix.lower().lstrip(".")) in ("csv", "parquet")
+
+
+def _endpoint_error(exc: BackendError) -> str:
+    """What the user reads when the LLM endpoint stops a run: it cannot be reached, or it rejects the request."""
+    from .llm.faults import UnreachableError
+
+    if isinstance(exc, UnreachableError):
+        return f"{exc}; check --base-url (or RT4CHART_BASE_URL) and that the server is running"
+    return f"the LLM endpoint rejected the request: {exc}"
 
 
 def _wrapped(exc: BaseException, kinds: tuple) -> Optional[BaseException]:

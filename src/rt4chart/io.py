@@ -117,9 +117,10 @@ def validate_record(raw: Any, index: Optional[int] = None, fields: FieldMap = Fi
     """Check one raw record (a mapping) and return it as a ``Record``.
 
     ``context`` may be a string or a list of strings (joined with a blank line); an empty question is None. Raises
-    ``InputError`` naming the record (its id, or its position when the id is unusable) and the offending field.
+    ``InputError`` naming the record (its id, or when the id is unusable its number ``#N``, counted from 1 as line
+    numbers are: ``index`` 0 is ``#1``) and the offending field.
     """
-    where = f"#{index}" if index is not None else None
+    where = f"#{index + 1}" if index is not None else None
     if not isinstance(raw, Mapping):
         raise InputError(f"must be a JSON object, got {type(raw).__name__}", record=where)
     rid = raw.get(fields.id)
@@ -282,7 +283,7 @@ def parse_rows(data: bytes, name: str, fmt: Optional[str] = None, *, source: Opt
         for index, (lineno, obj, problem) in enumerate(_json_lines(text)):
             if problem is not None:
                 yield Row(index, None, InputError(f"{where}line {lineno} is not valid JSON ({problem})",
-                                                  record=f"#{index}"))
+                                                  record=f"#{index + 1}"))
             else:
                 yield Row(index, obj)
     elif fmt == "json":
@@ -300,6 +301,37 @@ def parse_rows(data: bytes, name: str, fmt: Optional[str] = None, *, source: Opt
             yield Row(index, {k: (v if v != "" else None) for k, v in item.items() if k is not None})
     else:
         raise InputError(f"unknown input format {fmt!r} (use jsonl, json, csv or parquet)")
+
+
+#: fields every audit result has (``AuditResult.to_json``) and an input record has not
+_RESULT_FIELDS = ("label", "claims")
+_INPUT_FIELDS = ("answer", "context")
+
+
+def results_mismatch(name: str, line: str, *, not_json: bool = True) -> Optional[str]:
+    """None when ``line``, one line of the file ``name`` given as results, is an audit result or an error line;
+    else what the file looks like, for the error that stops a command reading it as results (``read_results``,
+    ``rt4chart report``): an input file (then: run ``rt4chart audit`` first), a JSON array, other JSON, or not JSON
+    (without ``not_json``, None for a line that is not JSON and no input CSV header: the caller names it itself)."""
+    first = f"run rt4chart audit first (rt4chart audit {name} -o results.jsonl) and give it the results"
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as exc:
+        header = [cell.strip().strip('"').lower() for cell in line.split(",")]
+        if any(field in header for field in _INPUT_FIELDS):
+            return f"{name} is an input file (CSV with the columns {line.strip()[:120]}), not results: {first}"
+        return (f"{name} is not a results file: line 1 is not valid JSON ({exc.msg}); results are the JSON lines "
+                "that rt4chart audit writes") if not_json else None
+    if isinstance(obj, dict) and ("error" in obj and "answer" not in obj or all(f in obj for f in _RESULT_FIELDS)):
+        return None
+    if isinstance(obj, dict) and any(f in obj for f in _INPUT_FIELDS):
+        return (f"{name} is an input file, not results (its records have the fields {', '.join(list(obj)[:8])}; "
+                f"results also have an audit's label and claims): {first}")
+    if isinstance(obj, dict):
+        return (f"{name} is not a results file of rt4chart audit: its first line has the fields "
+                f"{', '.join(list(obj)[:8]) or 'none'}, not an audit's label and claims")
+    kind = "a JSON array (an input in JSON form?)" if isinstance(obj, list) else f"a JSON {type(obj).__name__}"
+    return f"{name} is not a results file: its first line is {kind}, not an audit result; {first}"
 
 
 @dataclass(frozen=True)
@@ -325,7 +357,12 @@ def read_results(path: Union[str, Path]) -> Iterator[ResultLine]:
     an object, a result without an id, a field of the wrong type) raises ``InputError`` naming the file, the line
     and the field: a results file is compared or reused whole, so a damaged one is reported, not skipped."""
     name = "<stdin>" if str(path) == "-" else str(path)
-    for lineno, data, problem in _json_lines(_read_text(path)):
+    text = _read_text(path)
+    first = next((line for line in text.splitlines() if line.strip()), None)
+    mismatch = results_mismatch(name, first, not_json=False) if first is not None else None
+    if mismatch is not None:
+        raise InputError(mismatch)
+    for lineno, data, problem in _json_lines(text):
         where = f"{name} line {lineno}"
         if problem is not None:
             raise InputError(f"is not valid JSON ({problem}); a results file holds one JSON object a line",

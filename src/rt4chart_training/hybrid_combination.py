@@ -8,13 +8,13 @@ verdicts on training data, then fit the two logistic models and choose their thr
     python -m rt4chart_training.hybrid_combination fit runs/hybrid-rows-now.jsonl
 
 ``collect`` audits, with the hybrid judge, the RAGTruth validation slice (``splits.validation_records``: answers no
-local model was trained on; ``--ragtruth N`` per task) and pairs of the NLI sets the data README allows for
-training (``--nli N`` per set), and appends one row per claim: its features (``rt4chart.judges.combine``) and gold
-label. Resumable: records already in the output are skipped. ``refeature`` recomputes the rows' features with the
-code as it is now (after a change of the local judge or of the features), reusing their P(supported). ``fit`` fits ``hallucinated`` (every row) and
-``contradicted`` (hallucinated rows with a contradicted/baseless gold label) with scikit-learn, chooses each
-threshold on out-of-fold predictions (grouped by context, 5 folds) and writes the card with its metrics.
-No RAGTruth test answer, paper example or hand-made case is read.
+local model was trained on; ``--ragtruth N`` per task) and pairs of the NLI sets the data README allows for training
+(``--nli N`` per set), and appends one row per claim: its features (``rt4chart.judges.combine``) and gold label.
+Resumable: records already in the output are skipped. ``refeature`` recomputes the rows' features with the code as
+it is now (after a change of the local judge or of the features), reusing their P(supported). ``fit`` fits
+``hallucinated`` (every row) and ``contradicted`` (hallucinated rows with a contradicted/baseless gold label) with
+scikit-learn, chooses each threshold on out-of-fold predictions (grouped by context, 5 folds) and writes the card
+with its metrics. No RAGTruth test answer, paper example or hand-made case is read.
 """
 
 from __future__ import annotations

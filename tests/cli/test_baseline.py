@@ -120,6 +120,6 @@ def test_baseline_usage_errors(tmp_path, prev):
     assert res.exit_code == 2 and "is the baseline" in res.output
     res = _audit(str(RECORDS), "-o", str(tmp_path / "out.jsonl"), "--baseline", str(RECORDS))  # not results
     assert res.exit_code == 2
-    assert f"{RECORDS} line 1" in res.stderr and "'label'" in res.stderr  # the file, the line and the field
+    assert f"{RECORDS} is an input file" in res.stderr and "run rt4chart audit first" in res.stderr
     with pytest.raises(ConfigError, match="fingerprint"):
         run_batch(_rows(RECORDS), Auditor(judge=LexicalJudge()), tmp_path / "x.jsonl", baseline=read_baseline(prev))

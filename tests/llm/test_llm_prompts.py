@@ -56,7 +56,8 @@ def test_every_template_ships_with_its_placeholders():
 @pytest.mark.parametrize("pid", sorted(EXPECTED))
 def test_long_shared_text_comes_before_the_varying_text(pid):
     user = load_prompt(*pid.split(".")).user
-    names = ("context", "chunk", "document", "premise", "answer", "question", "focus", "focus_sentences", "claim", "claims",
+    names = ("context", "chunk", "document", "premise", "answer", "question", "focus", "focus_sentences", "claim",
+             "claims",
              "sentence")
     order = [user.index("{{" + n + "}}") for n in names if "{{" + n + "}}" in user]
     assert order == sorted(order)

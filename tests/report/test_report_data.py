@@ -91,7 +91,7 @@ def test_report_command_writes_the_html(tmp_path: Path):
     src.write_text(json.dumps(crafted_result("x").to_json()) + "\n{bad\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["report", str(src), "-o", str(tmp_path / "out.html"), "--title", "Mine"])
     assert result.exit_code == 0, result.output
-    assert "2 records, 1 hallucinated, 1 errors" in result.output
+    assert "2 records, 1 hallucinated, 1 error" in result.output
     html = (tmp_path / "out.html").read_text(encoding="utf-8")
     assert "<title>Mine</title>" in html and len(_data(html)["records"]) == 2
     default = CliRunner().invoke(main, ["report", str(src)])

@@ -10,7 +10,8 @@ import pytest
 import rt4chart_training
 import rt4chart_training.experiments
 
-LIBRARIES = {"rt4chart_training.local_judge_onnx", "rt4chart_training.local_judge_rows", "rt4chart_training.splits", "rt4chart_training.hybrid_fit",
+LIBRARIES = {"rt4chart_training.local_judge_onnx", "rt4chart_training.local_judge_rows", "rt4chart_training.splits",
+             "rt4chart_training.hybrid_fit",
              "rt4chart_training.tagger_data", "rt4chart_training.tagger_export", "rt4chart_training.tagger_graph",
              "rt4chart_training.tagger_model"}  # helpers, no command line
 

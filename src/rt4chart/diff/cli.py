@@ -53,14 +53,12 @@ def diff(before: Path, after: Path, html_out: Optional[Path], json_out: Optional
     Exit codes: 0 no --fail-on rule tripped; 2 usage or input error (a missing file, a line that is not a result:
     the message names the file, the line and the field); 3 a --fail-on rule tripped.
     """
-    from rich.console import Console
-
-    from .._console import print_error
+    from .._console import print_error, stderr_console
     from ._compare import diff_files
     from ._html import write_diff_html
     from ._rules import check_rule
 
-    console = Console(stderr=True)
+    console = stderr_console()
     try:
         result = diff_files(before, after)
     except InputError as exc:
@@ -88,11 +86,13 @@ def _print_summary(result: Any, checks: list, console: Any) -> None:
     from rich.markup import escape
     from rich.table import Table
 
+    from .._console import counted, cut
+
     from ._compare import CHANGES, STATUSES
 
     table = Table(title="rt4chart diff", show_header=False)
     for name, run in (("before", result.before), ("after", result.after)):
-        table.add_row(name, escape(f"{run.path}: {run.results} results, {run.errors} error lines"
+        table.add_row(name, escape(f"{run.path}: {counted(run.results, 'result')}, {counted(run.errors, 'error line')}"
                                    + (f", judge {', '.join(run.judges)}" if run.judges else "")))
     rate = result.rate
     if rate["records"]:
@@ -114,7 +114,7 @@ def _print_summary(result: Any, checks: list, console: Any) -> None:
     console.print(table)
     newly = [r for r in result.records if r.status == "newly_hallucinated"]
     for record in newly[:_SHOWN]:
-        lines = [f"\n   [dim]{c.label.value}:[/dim] {escape(c.text[:100])}"
+        lines = [f"\n   [dim]{c.label.value}:[/dim] {escape(cut(c.text, 160))}"
                  for c in record.after.result.claims if c.label.hallucinated]
         console.print(f"[red]newly hallucinated[/red] {escape(str(record.id))}" + "".join(lines))
     if len(newly) > _SHOWN:

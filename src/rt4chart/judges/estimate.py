@@ -169,8 +169,9 @@ class _Replies:
 
     def _checks(self, schema: str, blocks: Mapping[str, str], header: str, words: Mapping[Label, str],
                 question: Optional[str] = None) -> tuple[dict[str, Any], int]:
-        """Verdicts that cite numbered sentences (the LLM judge's ``v3`` verdicts): the lexical judge's label of each claim against the sentences of block ``header``, in the reply's
-        ``words`` (the last one for any other label), citing its evidence sentences."""
+        """Verdicts that cite numbered sentences (the LLM judge's ``v3`` verdicts): the lexical judge's label of each
+        claim against the sentences of block ``header``, in the reply's ``words`` (the last one for any other
+        label), citing its evidence sentences."""
         premise = parse_numbered(self._block(blocks, header, schema))
         text = " ".join(premise.values())
         number = {sentence: n for n, sentence in premise.items()}

@@ -38,8 +38,9 @@ from ..errors import BackendError, ConfigError
 from ..meter import record_usage
 from ..types import Usage
 from .cache import ResponseCache, cache_key
-from .faults import MODES, ContextOverflowError, clip, is_context_overflow, rejects_cap, rejects_structured, summary
-from .pacing import Limiter, RateLimiter, retry_after
+from .faults import (MODES, ContextOverflowError, UnreachableError, cannot_connect, clip, is_context_overflow,
+                     rejects_cap, rejects_structured, retry_after, summary)
+from .pacing import Limiter, RateLimiter
 from .pricing import Price
 from .schemas import JsonSchema
 from .yesno import first_token_logprobs
@@ -175,6 +176,7 @@ class OpenAIBackend:
         self._mode = MODES.index(structured) if structured != "auto" else 0  # the strongest mode not refused
         self._cap_field: Optional[str] = "max_tokens"  # None once the server refused every name for the cap
         self._states: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopState]" = weakref.WeakKeyDictionary()
+        self._answered = False  # True once the server sent any HTTP reply: a refused connection is no longer config
 
     @property
     def params(self) -> dict[str, Any]:
@@ -267,11 +269,12 @@ class OpenAIBackend:
         requests = failures = 0
         mode = self._mode
         capped = bool(self.max_tokens)  # False for this call once a capped request overflowed the context
+        unreached = False  # the last attempt reached no HTTP server (faults.cannot_connect)
 
-        def give_up(error: type[BackendError], message: str) -> BackendError:
+        def give_up(error: type[BackendError], message: str, **extra: Any) -> BackendError:
             usage = Usage(calls=requests, seconds=time.perf_counter() - started)
             record_usage(usage)
-            return error(message, attempts=requests, usage=usage, status=last_status)
+            return error(message, attempts=requests, usage=usage, status=last_status, **extra)
 
         for _ in range(self.max_attempts + _ADJUSTMENTS):
             requests += 1
@@ -284,14 +287,15 @@ class OpenAIBackend:
                 try:
                     response = await state.client.post(url, json=body)
                 except httpx.TimeoutException as exc:
-                    response, last_status = None, None
+                    response, last_status, unreached = None, None, cannot_connect(exc)
                     last_problem = f"timed out after {self.timeout:g} s ({type(exc).__name__})"
                 except httpx.TransportError as exc:
-                    response, last_status = None, None
+                    response, last_status, unreached = None, None, cannot_connect(exc)
                     last_problem = f"connection error ({type(exc).__name__}: {clip(str(exc))})"
             wait: Optional[float] = None
             if response is not None:
                 status = last_status = response.status_code
+                unreached, self._answered = False, True
                 if status == 200:
                     try:
                         payload = response.json()
@@ -332,6 +336,9 @@ class OpenAIBackend:
                 break
             delay = self._backoff(failures) if wait is None else wait
             await asyncio.sleep(min(delay, self.max_wait))
+        if unreached:  # a configuration error until the server has answered once (faults.UnreachableError)
+            raise give_up(UnreachableError, f"cannot reach {url} ({requests} attempts): {last_problem}",
+                          answered=self._answered)
         raise give_up(BackendError, f"gave up after {requests} attempt(s): {last_problem}")
 
 

@@ -9,8 +9,10 @@ can carry tracebacks and server-side file paths, so results keep ``summary(respo
 
 from __future__ import annotations
 
+import email.utils
 import json
 import re
+import time
 from typing import Any, Optional
 
 import httpx
@@ -30,6 +32,27 @@ _STRUCTURED = re.compile(r"response_format|schema|json_object|grammar", re.IGNOR
 _PATH = re.compile(r"(?:[A-Za-z]:)?(?:\.{0,2}[\\/])?(?:[\w.~-]+[\\/]){2,}[\w.~-]*|(?:[\\/][\w.~-]+){2,}")
 _SPACE = re.compile(r"\s+")
 MESSAGE_CHARS = 200
+
+
+class UnreachableError(BackendError):
+    """Every attempt of a call failed to connect (refused, host name unresolved, TLS handshake, a URL that is not
+    http or https): a configuration error that stops the run while the endpoint has not answered once in this
+    process (``answered``); after it has, a failure of that call only (its claims are unverified, and the record's
+    ``errors`` say so)."""
+
+    def __init__(self, message: str, *, answered: bool = False, **kw: Any) -> None:
+        super().__init__(message, **kw)
+        self.answered = answered
+
+    @property
+    def is_config_error(self) -> bool:
+        return not self.answered
+
+
+def cannot_connect(exc: Exception) -> bool:
+    """True for a request that never reached an HTTP server: no connection (refused, DNS, TLS, connect timeout) or
+    a URL httpx cannot send to."""
+    return isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout, httpx.UnsupportedProtocol))
 
 
 class ContextOverflowError(BackendError):
@@ -103,3 +126,25 @@ def rejects_cap(response: httpx.Response, field: str) -> Optional[str]:
     if field not in body:
         return None
     return "max_completion_tokens" if field == "max_tokens" and "max_completion_tokens" in body else ""
+
+
+def retry_after(headers: httpx.Headers) -> Optional[float]:
+    """Seconds from a ``Retry-After`` (delta-seconds or HTTP date) or ``retry-after-ms`` header."""
+    ms = headers.get("retry-after-ms")
+    if ms is not None:
+        try:
+            return max(0.0, float(ms) / 1000.0)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())

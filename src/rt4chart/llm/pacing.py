@@ -1,38 +1,12 @@
-"""When the next request may start: a server's ``Retry-After`` and the smooth per-minute limiter the backend (and
-the Ray engine's shared pacer) waits on."""
+"""When the next request may start: the smooth per-minute limiter the backend (and the Ray engine's shared pacer)
+waits on (a server's ``Retry-After`` is read in ``faults.retry_after``)."""
 
 from __future__ import annotations
 
 import asyncio
-import email.utils
-import time
-from typing import Optional, Protocol
+from typing import Protocol
 
-import httpx
-
-__all__ = ["Limiter", "RateLimiter", "retry_after"]
-
-
-def retry_after(headers: httpx.Headers) -> Optional[float]:
-    """Seconds from a ``Retry-After`` (delta-seconds or HTTP date) or ``retry-after-ms`` header."""
-    ms = headers.get("retry-after-ms")
-    if ms is not None:
-        try:
-            return max(0.0, float(ms) / 1000.0)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if value is None:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
+__all__ = ["Limiter", "RateLimiter"]
 
 
 class RateLimiter:

@@ -107,8 +107,8 @@ def _batch_of(item: type[BaseModel], n: int, name: str) -> type[BaseModel]:
 
 def batch_cited_reply(n: int) -> type[BaseModel]:
     """The reply model of ``n`` claims judged in one call with cited sentence numbers (the LLM judge's ``v3``
-    batched prompts): exactly ``n`` ``NumberedCitedVerdict`` items (``minItems``/``maxItems``, so a server that enforces the schema
-    cannot stop early or run on)."""
+    batched prompts): exactly ``n`` ``NumberedCitedVerdict`` items (``minItems``/``maxItems``, so a server that
+    enforces the schema cannot stop early or run on)."""
     return _batch_of(NumberedCitedVerdict, n, "BatchCitedReply")
 
 

@@ -142,5 +142,5 @@ def row_of(record: dict) -> Row:
     if RAW not in record:
         return Row(index, {k: v for k, v in record.items() if k != INDEX})
     if record.get(PARSE_ERROR) is not None:
-        return Row(index, None, InputError(record[PARSE_ERROR], record=f"#{index}"))
+        return Row(index, None, InputError(record[PARSE_ERROR], record=f"#{index + 1}"))
     return Row(index, pickle.loads(record[RAW]))

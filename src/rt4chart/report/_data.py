@@ -2,7 +2,9 @@
 
 A results file holds one JSON object a line: an audit result (``AuditResult.to_json()``) or an error record
 ``{"id", "index", "error": {"field", "message", "kind"}}``. A line that is not JSON, or not one of these two
-shapes, becomes an error record of kind ``"parse"`` naming the line, so a damaged file still yields a report.
+shapes, becomes an error record of kind ``"parse"`` naming the line, so a damaged file still yields a report; a
+file with no such line at all is not results (an input file, say) and raises ``InputError`` saying what it looks
+like (``rt4chart.io.results_mismatch``).
 """
 
 from __future__ import annotations
@@ -10,9 +12,10 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Any, Iterable, Union
+from typing import Any, Iterable, Optional, Union
 
 from ..errors import InputError
+from ..io import results_mismatch
 from ..types import AuditResult
 
 LABELS = ("contradicted", "baseless", "unverified", "entailed")
@@ -34,8 +37,9 @@ def normalize(item: Union[AuditResult, dict, Any], position: int = 0) -> dict:
         return {"id": item.get("id"), "index": item.get("index", position),
                 "error": {"field": err.get("field"), "message": str(err.get("message", "")),
                           "kind": err.get("kind", "input")}}
-    if not isinstance(item.get("answer"), str) or not isinstance(item.get("claims", []), list):
-        return _parse_error(position, "not an audit result: needs 'answer' (string) and 'claims' (list)")
+    if not isinstance(item.get("answer"), str) or not isinstance(item.get("claims"), list) \
+            or not isinstance(item.get("label"), str):
+        return _parse_error(position, "not an audit result: needs 'answer' and 'label' (strings) and 'claims' (list)")
     out = dict(item)
     out["claims"] = [
         {k: v for k, v in c.items() if k not in _DROP_CLAIM_FIELDS} if isinstance(c, dict) else c
@@ -52,15 +56,19 @@ def load_results(path: Union[str, Path]) -> list[dict]:
     except OSError as exc:
         raise InputError(f"cannot read results file: {exc.strerror or exc}", record=str(p)) from exc
     entries: list[dict] = []
+    first: Optional[str] = None
     for line_no, line in enumerate(raw.decode("utf-8", errors="replace").splitlines(), start=1):
         if not line.strip():
             continue
+        first = line if first is None else first
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             entries.append(_parse_error(line_no, f"line {line_no} is not valid JSON: {exc.msg}"))
             continue
         entries.append(normalize(obj, line_no))
+    if first is not None and all(e.get("error", {}).get("kind") == "parse" for e in entries):
+        raise InputError(results_mismatch(str(p), first) or f"{p} holds no audit result and no error line")
     return entries
 
 

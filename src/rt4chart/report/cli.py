@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Optional
 
 import click
 
 from ..errors import InputError
+
+EXIT_USAGE = 2  # the results file cannot be read, or is not results (an input file, say)
 
 
 @click.command("report")
@@ -16,20 +19,23 @@ from ..errors import InputError
               help="HTML file to write [default: RESULTS with .html].")
 @click.option("--title", default="rt4chart audit report", show_default=True, help="Page title.")
 def report(results: Path, output: Optional[Path], title: str) -> None:
-    """Write an HTML audit report for RESULTS (the JSONL written by `rt4chart audit`).
+    """Write an HTML audit report for RESULTS (the JSONL written by `rt4chart audit`). Exit code 2 when RESULTS
+    cannot be read or is not results (an input file, say: run `rt4chart audit` first).
 
     The page works offline: filter by label, task or hallucination, click a claim to see its label, reason,
     chunk labels and the context evidence behind it.
     """
+    from .._console import counted, print_error, stderr_console
     from . import load_results, summarize, write_html
 
     try:
         entries = load_results(results)
     except InputError as exc:
-        raise click.ClickException(exc.reason) from exc
+        print_error(stderr_console(), exc.reason)
+        sys.exit(EXIT_USAGE)
     out = output or results.with_suffix(".html")
     write_html(entries, out, title=title, source=results.name)
     s = summarize(entries)
-    click.echo(f"wrote {out}: {s['records']} records, {s['hallucinated']} hallucinated, {s['errors']} errors"
-               + (f", {s['needs_review']} need review (unverified)" if s["needs_review"] else ""),
-               err=True)
+    click.echo(f"wrote {out}: {counted(s['records'], 'record')}, {s['hallucinated']} hallucinated, "
+               f"{counted(s['errors'], 'error')}"
+               + (f", {s['needs_review']} need review (unverified)" if s["needs_review"] else ""), err=True)

@@ -20,7 +20,7 @@ from ..io import validate_record
 from ..types import AuditResult, Record, RecordError
 from . import _errors
 from ._errors import ApiError
-from ._limits import BodySizeLimit
+from ._limits import BodySizeLimit, JsonBody
 from ._models import AuditBatchResult, AuditRecord, ErrorBody, Health, SafeJSONResponse, TriageResult, request_models
 from ._page import web_page
 from ._settings import ServerSettings
@@ -147,6 +147,7 @@ def create_app(
     app.state.auditor = auditor  # an injected auditor serves at once, even where the lifespan does not run
     app.state.settings = settings
     _errors.install(app)
+    app.add_middleware(JsonBody, paths=("/v1/audit", "/v1/triage"))  # inside the size limit (added last, runs first)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
 
     bearer = HTTPBearer(auto_error=False, description="set with RT4CHART_API_TOKEN when the server starts")

@@ -66,6 +66,33 @@ def _loc(loc: Any) -> str:
     return out
 
 
+#: what a value of the wrong type should have been, by pydantic's error type (for "must be a string or ...")
+_EXPECTED = {"string_type": "a string", "list_type": "a list of strings", "int_type": "an integer",
+             "int_from_float": "an integer", "int_parsing": "an integer"}
+
+
+def _words(error: dict, found: list[dict]) -> str:
+    """A validation error in the words the command line uses for the same mistake (``rt4chart.io.check_text``:
+    "is missing", "is empty", "must be a string, got int", "is not valid UTF-8"); ``found``: every error of the same
+    field (a union's members each give one: a wrong type is said once, naming what each member expects)."""
+    kind, value = error.get("type"), error.get("input")
+    if kind == "missing":
+        return "is missing"
+    if kind in ("string_pattern_mismatch", "too_short") and isinstance(value, (str, list)):
+        return "is empty"
+    if kind == "string_unicode":
+        return "is not valid UTF-8"
+    if kind == "value_error":
+        return str((error.get("ctx") or {}).get("error") or error.get("msg", ""))
+    if kind == "model_attributes_type" and not _loc(error.get("loc", ())):
+        return (f'the body must be a JSON object (a record, or {{"records": [...]}}), got '
+                f"{type(value).__name__}")
+    if kind in _EXPECTED:
+        expected = list(dict.fromkeys(_EXPECTED[e["type"]] for e in found if e.get("type") in _EXPECTED))
+        return f"must be {' or '.join(expected)}, got {type(value).__name__}"
+    return str(error.get("msg", ""))
+
+
 def _validation(exc: RequestValidationError) -> ApiError:
     errors = exc.errors()
     if any(e.get("type") == "json_invalid" for e in errors):
@@ -74,10 +101,17 @@ def _validation(exc: RequestValidationError) -> ApiError:
         return ApiError(422, f"request body is not valid JSON: {msg}", kind="bad_json")
     details = [{"field": _loc(e.get("loc", ())), "message": str(e.get("msg", "")), "type": str(e.get("type", ""))}
                for e in errors[:20]]
-    first = details[0] if details else {"field": None, "message": "invalid request", "type": ""}
-    where = f"{first['field']}: " if first["field"] else ""
+    if not details:
+        return ApiError(422, "invalid request", kind="validation")
+    first = details[0]
+    # the first field's errors (a union gives one per member): the one that is not about a type, when there is one
+    group = [e for e, d in zip(errors, details) if d["field"] == first["field"]
+             or d["field"].startswith((first["field"] + ".", first["field"] + "["))]
+    best = next((e for e in group if e.get("type") not in _EXPECTED), group[0])
+    field = _loc(best.get("loc", ()))
+    where = f"{field}: " if field else ""
     kind = "too_many_records" if (first["field"], first["type"]) == ("records", "too_long") else "validation"
-    return ApiError(422, f"invalid request: {where}{first['message']}", kind=kind, field=first["field"] or None,
+    return ApiError(422, f"invalid request: {where}{_words(best, group)}", kind=kind, field=first["field"] or None,
                     details=details)
 
 

@@ -24,7 +24,7 @@ Text = Annotated[str, Field(pattern=r"[^\s\x1c-\x1f]")]
 
 def _not_bool(value: Any) -> Any:
     if isinstance(value, bool):
-        raise ValueError("must be a string or an integer, not a boolean")
+        raise ValueError("must be a string or an integer, got bool")  # the command line's words
     return value
 
 
