@@ -272,6 +272,13 @@ class LocalJudge:
                                     spans=(Span(start=edit.start, end=edit.end),), prompt_version=version,
                                     reason=f"P(hallucinated)={q:.2f}: {edit.describe()}"))
                 continue
+            typed = None if copied else R.typed(claim.text, ev, rows_i.rule)
+            if typed is not None:  # a typed edit against the aligned clause: flagged, the reason names it
+                q = max(q, threshold)
+                out.append(Judgment(label=Label(typed.label), evidence=(texts[typed.edit.sentence],),
+                                    score=round(q, 4), spans=(Span(start=typed.edit.start, end=typed.edit.end),),
+                                    prompt_version=version, reason=f"P(hallucinated)={q:.2f}: {typed.reason}"))
+                continue
             if q >= threshold:
                 spans = word_spans(rows_i, wp, word_threshold)
                 if rows_i.rule in ("number-conflict", "negation-conflict"):

@@ -12,6 +12,7 @@ from typing import Optional, Sequence, Union
 import numpy as np
 
 from ...evidence import EvidenceIndex, claim_numbers, is_remark, tokens
+from ...evidence.align import TypedEdit, typed_edit
 from ...types import Claim
 from . import features as F
 
@@ -114,6 +115,20 @@ def decided_by_rule(claim_matrix: np.ndarray, spared: Optional[np.ndarray] = Non
     if risk is not None:
         unseen &= risk >= UNSEEN_MIN_RISK
     return unseen | number_swaps(claim_matrix) | negation_flips(claim_matrix)
+
+
+#: the typed edits (``evidence.align``) the judge applies whatever the model says: each was kept for its precision
+#: on RAGTruth train and validation (docs/results/typed_edits.md)
+TYPED_KINDS = frozenset("antonym number quantifier requirement polarity roles entity".split())
+
+
+def typed(text: str, evidence: F.FeatureEvidence, rule: str) -> Optional[TypedEdit]:
+    """The claim's typed edit against its aligned clause, when of a kind in ``TYPED_KINDS``; never for a claim
+    that shares no content word with the evidence (``rule`` "no-evidence")."""
+    if rule == "no-evidence":
+        return None
+    found = typed_edit(text, evidence.index.edits.clauses)
+    return found if found is not None and found.edit.kind in TYPED_KINDS else None
 
 
 def needs_tagger(rows: Sequence[F.WordRows], claim_p: np.ndarray, by_rule: np.ndarray, *, calibrated: bool) -> bool:
