@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Offline judges on the everyday set (``benchmarks.everyday_cases``): measured, never tuned to.
+
+    python3 -m benchmarks.everyday --judges local,lexical [-o DIR]
+
+Every record is audited alone (one at a time) through ``rt4chart.Auditor``; ``run(judge, records)`` takes a judge
+name or any Judge object (the hybrid judge, say). Prints a markdown table per judge: answer labels right (exact),
+claim labels right (on the records whose claim count is the expected one), the share of faithful records (expected
+entailed) judged entailed, accuracy per kind and the median milliseconds per record; with ``-o DIR`` the per-record
+rows go to ``DIR/everyday-<judge>.jsonl`` and the tables to ``DIR/everyday.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import time
+from pathlib import Path
+from typing import Any, Optional, Sequence, Union
+
+from rt4chart import Auditor, Judge
+from rt4chart.judges.registry import auditor_for
+
+from .everyday_cases import KINDS, RECORDS, Everyday
+
+
+async def _audit_all(auditor: Auditor, records: Sequence[Everyday]) -> list[dict]:
+    rows = []
+    for rec in records:
+        record = {"id": rec.id, "context": rec.context, "question": None, "answer": rec.answer}
+        start = time.perf_counter()
+        result = (await auditor.audit(record)).to_json()
+        seconds = time.perf_counter() - start
+        claims = [c["label"] for c in result["claims"]]
+        expected_claims = [lab.value for lab in rec.claims]
+        rows.append({
+            "id": rec.id, "kind": rec.kind, "expected": rec.label.value, "label": result["label"],
+            "right": result["label"] == rec.label.value,
+            "expected_claims": expected_claims, "claims": claims,
+            # None when the judge's claims are not the expected ones in number: no claim-by-claim comparison
+            "claims_right": sum(a == b for a, b in zip(claims, expected_claims))
+            if len(claims) == len(expected_claims) else None,
+            "reasons": [c.get("reason") for c in result["claims"]],
+            "scores": [c.get("score") for c in result["claims"]],
+            "seconds": seconds,
+        })
+    return rows
+
+
+def run(judge: Union[str, Judge], records: Sequence[Everyday] = RECORDS, **options: Any) -> list[dict]:
+    """Audit ``records`` one at a time with ``judge`` (a name for ``build_auditor``, with ``options``, or a Judge
+    object, ``Auditor``'s ``options``); one row per record, with its wall-clock ``seconds``."""
+    auditor = auditor_for(judge, concurrency=1, **options)
+    return asyncio.run(_audit_all(auditor, records))
+
+
+def summarize(rows: Sequence[dict]) -> dict:
+    matched = [r for r in rows if r["claims_right"] is not None]
+    faithful = [r for r in rows if r["expected"] == "entailed"]
+    kinds = {}
+    for kind in KINDS:
+        of_kind = [r for r in rows if r["kind"] == kind]
+        if of_kind:
+            kinds[kind] = (sum(r["right"] for r in of_kind), len(of_kind))
+    return {
+        "records": len(rows), "right": sum(r["right"] for r in rows),
+        "claims_right": sum(r["claims_right"] for r in matched),
+        "claims_compared": sum(len(r["expected_claims"]) for r in matched),
+        "records_claims_matched": len(matched),
+        "faithful": len(faithful), "faithful_entailed": sum(r["label"] == "entailed" for r in faithful),
+        "kinds": kinds,
+        "median_ms": 1000 * statistics.median(r["seconds"] for r in rows) if rows else float("nan"),
+    }
+
+
+def _share(a: int, b: int) -> str:
+    return f"{a} of {b} ({100 * a / b:.0f} %)" if b else "-"
+
+
+def render(name: str, s: dict) -> str:
+    lines = [f"### {name}", "", "| measure | value |", "|---|---|",
+             f"| answer label right (exact) | {_share(s['right'], s['records'])} |",
+             f"| claim labels right (records with the expected claim count: {s['records_claims_matched']}) | "
+             f"{_share(s['claims_right'], s['claims_compared'])} |",
+             f"| faithful records judged entailed | {_share(s['faithful_entailed'], s['faithful'])} |",
+             f"| median ms per record | {s['median_ms']:.0f} |", "", "| kind | right |", "|---|---|"]
+    lines += [f"| {kind} | {_share(*s['kinds'][kind])} |" for kind in s["kinds"]]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Optional[list[str]] = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--judges", default="local,lexical", help="comma-separated offline judge names")
+    ap.add_argument("-o", "--out", default=None, help="a folder for everyday-<judge>.jsonl and everyday.md")
+    args = ap.parse_args(argv)
+    out = Path(args.out) if args.out else None
+    if out:
+        out.mkdir(parents=True, exist_ok=True)
+    tables = []
+    for judge in args.judges.split(","):
+        rows = run(judge)
+        if out:
+            (out / f"everyday-{judge}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+        tables.append(render(judge, summarize(rows)))
+        print(tables[-1], flush=True)
+    if out:
+        (out / "everyday.md").write_text("\n".join(tables))
+
+
+if __name__ == "__main__":
+    main()
