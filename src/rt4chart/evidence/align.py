@@ -25,10 +25,10 @@ from functools import lru_cache
 from typing import Optional, Sequence
 
 from .claims import negated
-from .edit_words import CONTRASTS, EDIT_COVER, _edit_words, _is_name
+from .edit_words import _CONDITIONS, CONTRASTS, EDIT_COVER, _edit_words, _is_name
 from .edits import Edit
 from .quantities import Quantity, quantities
-from .words import NUMBER_WORDS, STOPWORDS, stem
+from .words import NEGATIONS, NUMBER_WORDS, STOPWORDS, stem
 
 #: where a sentence splits into clauses: ";", ":", a dash, or ", and" / ", but" / " whereas " and the like
 _CLAUSE = re.compile(r"\s*(?:;|:(?=\s)|\s[\u2013\u2014-]\s|,\s*(?:and|but|while|whereas|yet)\s|\s(?:but|whereas|while)\s)\s*",
@@ -41,8 +41,8 @@ _DEGREE = frozenset("very extremely highly really quite particularly especially 
                     "slightly somewhat totally completely fully".split())
 #: subject pronouns: a clause that starts with one is about a noun of an earlier sentence ("It is closed ...")
 _SUBJECTS = frozenset("it they he she this these".split())
-_MUST = frozenset("must will always".split())
-_MAY = frozenset("may might can could possibly".split())
+_MUST = frozenset("must always".split())
+_MAY = frozenset("may might possibly".split())
 _REQUIRED = frozenset("required require requires need needs needed necessary mandatory compulsory obligatory".split())
 _REQUIRES = _REQUIRED | frozenset("must only".split())
 #: verbs whose two sides may change places and say the same ("A met B", "A and B")
@@ -222,15 +222,17 @@ def _requirement(claim, cw, low, keys, clause: _Clause) -> Optional[TypedEdit]:
 
 
 def _polarity(claim, cw, low, keys, clause: _Clause) -> Optional[TypedEdit]:
+    if not _CONDITIONS.isdisjoint(low) or not _CONDITIONS.isdisjoint(clause.words):
+        return None  # a condition states nothing ("If it is not connected, connect it")
     if negated(claim) == clause.negated or len(keys) < 2 or not keys <= clause.keys:
         return None
     if len(clause.keys & keys) < POLARITY_BACK * len(clause.keys):
         return None
     if any(CONTRASTS.contrast(w, x) for w in low for x in clause.words):
         return None  # "not open" against "closed" agrees
-    i = next((k for k, w in enumerate(low) if w in ("not", "never", "no", "cannot") or w.endswith("n't")), None)
+    i = next((k for k, w in enumerate(low) if w in NEGATIONS or w.endswith("n't")), None)
     if i is None:  # the clause has the negation
-        neg = next(x for x in clause.words if x in ("not", "never", "no", "cannot", "without") or x.endswith("n't"))
+        neg = next((x for x in clause.words if x in NEGATIONS or x.endswith("n't")), "a negation")
         return TypedEdit(Edit("polarity", cw[0][1], cw[-1][2], claim, clause.text, clause.sentence), "contradicted",
                          f"the claim states what the context negates ({neg!r}): {clause.text.strip()!r}")
     return TypedEdit(_edit("polarity", claim, cw, i, i + 1, clause.text, clause.sentence), "contradicted",
@@ -249,7 +251,8 @@ def _roles(claim, cw, low, keys, clause: _Clause) -> Optional[TypedEdit]:
         if v in _SYMMETRIC or len(pos.get(_key(v), ())) != 1 or sum(_key(w) == _key(v) for _, w in content) != 1:
             continue
         (a_i, a), (b_i, b) = content[n - 1], content[n + 1]
-        if len(pos.get(_key(a), ())) != 1 or len(pos.get(_key(b), ())) != 1:
+        if not (_is_name(cw[a_i][0]) or _is_name(cw[b_i][0])) or len(pos.get(_key(a), ())) != 1 \
+                or len(pos.get(_key(b), ())) != 1:
             continue
         j, ja, jb = pos[_key(v)][0], pos[_key(a)][0], pos[_key(b)][0]
         passive_claim = "by" in low[i + 1:b_i]
@@ -263,8 +266,8 @@ def _roles(claim, cw, low, keys, clause: _Clause) -> Optional[TypedEdit]:
 
 def _entity(claim, cw, low, keys, clause: _Clause, index: ClauseIndex) -> Optional[TypedEdit]:
     for i, (w, _, _) in enumerate(cw):
-        if not _is_name(w) or _key(w) in clause.keys or i == 0 and w.lower() in index.plain:
-            continue
+        if i == 0 or not _is_name(w) or _key(w) in clause.keys:
+            continue  # a claim's first word may be capitalised for that alone ("Adjust the heat ...")
         j = i + 1
         while j < len(cw) and _is_name(cw[j][0]) and _key(cw[j][0]) not in clause.keys:
             j += 1

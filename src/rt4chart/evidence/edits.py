@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import Optional, Sequence, Union
 
 from .edit_words import (
-    _AFFIRMED, _CLAUSE_END, _CONDITIONS, _KINDS, _NEGATED_PHRASE, _PRONOUNS, _SCALES, _SOFT_NEGATIONS,
+    CONTRASTS, _AFFIRMED, _CLAUSE_END, _CONDITIONS, _KINDS, _NEGATED_PHRASE, _PRONOUNS, _SCALES, _SOFT_NEGATIONS,
     _VERB_NEGATIONS, EDIT_COVER, EditSentences, _Sentences, _contrast, _edit_words, _first_hedge, _number_values,
     _runs, _scale, _sentence_edit_words, _sentence_lower, _variant, rivals,
 )
@@ -36,8 +36,9 @@ class Edit:
             return f"the claim negates what an evidence sentence states: {self.evidence_text!r}"
         if self.kind == "affirmation":
             return f"the claim states what an evidence sentence negates: {self.evidence_text!r}"
+        kind = CONTRASTS.kind(self.claim_text.lower(), self.evidence_text.lower()) if self.kind == "word" else None
         return (f"the claim has {self.claim_text!r} where an evidence sentence that otherwise matches it has "
-                f"{self.evidence_text!r}")
+                f"{self.evidence_text!r}" + (f" ({kind})" if kind else ""))
 
 
 def _covered(rest: set[str], sentence: set[str]) -> bool:

@@ -35,6 +35,7 @@ class Quantity:
 
     value: float
     dimension: str
+    number: float  #: the number as written, scaled
     start: int
     end: int
     text: str
@@ -46,20 +47,17 @@ class Quantity:
         return self.dimension == other.dimension and abs(self.value - other.value) <= 1e-9 * max(1.0, abs(self.value))
 
     def values(self) -> set[str]:
-        """The number as ``normalised_numbers`` writes it, and for a duration the same amount in the other units
-        where it is a whole number ("two days": 2, 48, 2880)."""
-        if self.dimension == "h":
-            units = (1 / 60, 1.0, 24.0, 168.0)
-        elif self.dimension == "mo":
-            units = (1.0, 12.0)
-        else:
-            units = (1.0,)
-        out = set()
-        for u in units:
-            v = self.value / u
-            if abs(v - round(v, 3)) < 1e-9 and v >= 1 or u == 1.0:
-                out.add(clean_number(f"{v:.3f}"))
-        return out
+        """The number as ``normalised_numbers`` writes it: as written, scaled ("1.5 million": 1500000), never
+        converted to another unit ("two days" is 2, not 48: a claim's "2 hours" must not match it)."""
+        return {clean_number(f"{self.number:.3f}")}
+
+
+def holds(claim: str, evidence: "tuple[str, ...] | list[str]") -> bool:
+    """Whether every amount of ``claim`` equals one of the ``evidence`` sentences' ("48 hours" and "two days"),
+    and the claim has one."""
+    mine = quantities(claim)
+    theirs = [x for s in evidence for x in quantities(s)]
+    return bool(mine) and all(any(q.equals(x) for x in theirs) for q in mine)
 
 
 def _words_value(words: str) -> Optional[float]:
@@ -113,6 +111,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             scale = ""
         if scale:
             value *= _SCALE[scale]
+        number = value
         if m.group("digits"):
             start = m.start("cur") if m.group("cur") else m.start("digits")
         end = m.end()
@@ -150,5 +149,5 @@ def quantities(text: str) -> tuple[Quantity, ...]:
                 end = m.end("scale")
         while end > start and not text[end - 1].isalnum() and text[end - 1] not in "%$":
             end -= 1
-        out.append(Quantity(value, dimension, start, end, text[start:end]))
+        out.append(Quantity(value, dimension, number, start, end, text[start:end]))
     return tuple(out)
