@@ -55,7 +55,8 @@ def test_each_kind_fires_and_names_the_edit(claim, context, kind, label, words):
     ("The gallery is not closed on Mondays.", "The gallery is open on Mondays."),  # a negated antonym agrees
     ("Castle Mining was bought by Rovers.", "Rovers bought Castle Mining."),
     ("Sales rose 7% in 2020.", "Sales rose 5% in 2019, and sales rose 7% in 2020."),
-    ("On Mondays Priya chairs the pay board.", "On Mondays Olu chairs the audit board, and Priya chairs the pay board."),
+    ("On Mondays Priya chairs the pay board.",
+     "On Mondays Olu chairs the audit board, and Priya chairs the pay board."),
     ("Tim met Ana in Rome.", "Ana met Tim in Rome."),  # a symmetric verb
 ])
 def test_same_fact_written_otherwise_is_no_edit(claim, context):

@@ -31,8 +31,8 @@ from .quantities import Quantity, quantities
 from .words import NEGATIONS, NUMBER_WORDS, STOPWORDS, stem
 
 #: where a sentence splits into clauses: ";", ":", a dash, or ", and" / ", but" / " whereas " and the like
-_CLAUSE = re.compile(r"\s*(?:;|:(?=\s)|\s[\u2013\u2014-]\s|,\s*(?:and|but|while|whereas|yet)\s|\s(?:but|whereas|while)\s)\s*",
-                     re.IGNORECASE)
+_CLAUSE = re.compile(r"\s*(?:;|:(?=\s)|\s[\u2013\u2014-]\s|,\s*(?:and|but|while|whereas|yet)\s"
+                     r"|\s(?:but|whereas|while)\s)\s*", re.IGNORECASE)
 _STRONG = frozenset("all every everyone everybody always entire".split())
 _WEAK = frozenset("some most many several few certain usually often sometimes occasionally generally typically "
                   "mostly partly partially only majority".split())
