@@ -321,6 +321,10 @@ def test_the_judge_applies_the_unseen_rules_floor_to_the_models_probability(monk
     (forced,) = _judged_by_rules(ctx, "Zebras migrate through Kenyan savannas.")
     assert forced.label == Label.BASELESS and "none of the claim's content words" in forced.reason
     monkeypatch.setattr(R, "UNSEEN_MIN_RISK", 0.99)  # every model probability is now under the floor
+    # a short answer's claim that shares nothing with the evidence is never entailed without evidence (issue 41)
+    (short,) = _judged_by_rules(ctx, "Zebras migrate through Kenyan savannas.")
+    assert short.label == Label.BASELESS and "none of the claim's content words" in short.reason
+    monkeypatch.setattr(R, "TYPED_MAX_CLAIMS", 0)  # as in a long answer: the model's verdict stays
     (left,) = _judged_by_rules(ctx, "Zebras migrate through Kenyan savannas.")
     assert left.label == Label.ENTAILED and left.evidence == ()
     assert "none of the claim's content words" not in left.reason
@@ -420,7 +424,7 @@ def test_a_scale_word_a_contrast_word_or_a_dropped_negation_is_contradicted():
     billion, wide, free, high = _judged_by_rules(
         ctx, "The company raised 1.2 billion dollars in its first round.", "The Eiffel Tower is 330 metres wide.",
         "Entry to the museum is free.", "The Eiffel Tower is 330 metres high.")
-    assert billion.label == Label.CONTRADICTED and "'billion'" in billion.reason and "'million'" in billion.reason
+    assert billion.label == Label.CONTRADICTED and "million" in billion.evidence[0]
     assert wide.label == Label.CONTRADICTED and wide.spans == (Span(start=31, end=35),)  # "wide"
     assert free.label == Label.CONTRADICTED and "negates" in free.reason and "never free" in free.reason
     assert free.evidence == ("Entry to the museum is never free.",)

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .quantities import quantities
 from .words import NUMBER, capitalised_names, clean_number, content_word_map, has_negation
 
 #: where a camelCase word splits ("OutdoorSeating")
@@ -74,6 +75,7 @@ _OUT_OF = re.compile(r"\bout\s+of\s+\d+(?:\.\d+)?", re.IGNORECASE)
 _TIME = re.compile(r"\b(\d{1,2})(?::(\d{1,2}))?\s*([ap])\.?\s*m\b\.?|\b(\d{1,2}):(\d{1,2})\b", re.IGNORECASE)
 _FRACTION = re.compile(r"\b(?:(\d+)\s+)?(\d+)/(\d+)\b")
 _ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b", re.IGNORECASE)
+_SCALED = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s?(?:thousand|million|billion|trillion|bn|m|k)\b", re.IGNORECASE)
 _NOT_ONLY = re.compile(r"\bnot\s+(?:only|just|merely)\b", re.IGNORECASE)
 MONTHS = frozenset("january february march april may june july august september october november december "
                    "jan feb mar apr jun jul aug sep sept oct nov dec".split())
@@ -137,6 +139,16 @@ def normalised_numbers(text: str, *, claim: bool) -> set[str]:
             out.add(n.lstrip("-") if claim else n)
             if not claim:
                 out.add(n.lstrip("-"))
+    # one amount written otherwise: a claim's "1.5 million" is 1500000 (not 1.5); the evidence's "1.5 million" is
+    # both, its "ten" 10, its "two days" also 48 (hours)
+    for q in quantities(text):
+        scaled = _SCALED.search(q.text)
+        if claim:
+            if scaled:
+                out.discard(clean_number(scaled.group(1)))
+                out |= q.values()
+        else:
+            out |= q.values()
     return out
 
 

@@ -8,8 +8,11 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
+if TYPE_CHECKING:
+    from .align import ClauseIndex
+from .lexicon import Contrasts, lexicon_classes
 from .words import NUMBER_WORDS, STOPWORDS, numbers, tokens
 
 _EDIT_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")  # Unicode letters: "Zürich" is one word
@@ -81,16 +84,16 @@ _CONTRASTS: tuple[tuple[frozenset[str], ...], ...] = tuple(
         "open opened|closed",
         "public|private",
     ))
-_CONTRAST_WORDS = frozenset(w for cls in _CONTRASTS for g in cls for w in g)
-#: the words that may stand where a contrast word stands, saying otherwise
-_RIVALS = {w: frozenset(x for cls in _CONTRASTS if any(w in g for g in cls) for g in cls if w not in g for x in g)
-           for w in _CONTRAST_WORDS}
+#: the closed classes and the shipped lexicon (antonyms and incompatible siblings from WordNet 3.0, a few domain
+#: words: ``lexicon``), read by word
+CONTRASTS = Contrasts(_CONTRASTS + lexicon_classes())
+_CONTRAST_WORDS = CONTRASTS.words
 
 
 def rivals(word: str) -> frozenset[str]:
-    """The words that may stand where ``word`` stands, saying otherwise (``_CONTRASTS``; empty for a word of no
-    class): read by the verifier's synthetic antonym pairs."""
-    return _RIVALS.get(word.lower(), frozenset())
+    """The words that may stand where ``word`` stands, saying otherwise (``CONTRASTS``; empty for a word of no
+    class): read by the verifier's synthetic antonym pairs and the typed edits."""
+    return CONTRASTS.rivals(word.lower())
 
 
 #: an evidence sentence's verb negations that a claim may drop, and the word each leaves ("cannot" -> "can"); "not"
@@ -153,9 +156,8 @@ def _is_contrast_word(word: str) -> bool:
 
 
 def _contrast(a: str, b: str) -> bool:
-    """Two words of one closed class that say different things (``_CONTRASTS``), never two that say the same."""
-    classes = [c for c in _CONTRASTS if any(a in g for g in c) and any(b in g for g in c)]
-    return bool(classes) and not any(a in g and b in g for c in classes for g in c)
+    """Two words of one closed class that say different things (``CONTRASTS``), never two that say the same."""
+    return CONTRASTS.contrast(a, b)
 
 
 def _plain(word: str) -> str:
@@ -263,6 +265,13 @@ class EditSentences:
     def negated(self) -> tuple[tuple[int, int, str, str], ...]:
         """``(sentence, word, before, after)`` of every ``_sentence_negations`` of the sentences."""
         return tuple((si, k, b, a) for si, text in enumerate(self.text) for k, b, a in _sentence_negations(text))
+
+    @cached_property
+    def clauses(self) -> "ClauseIndex":
+        """The sentences' clauses, as ``align.typed_edit`` reads them."""
+        from .align import ClauseIndex  # align reads this module
+
+        return ClauseIndex(self.text)
 
     @cached_property
     def index(self) -> _Sentences:

@@ -8,9 +8,9 @@ from functools import lru_cache
 from typing import Optional, Sequence, Union
 
 from .edit_words import (
-    _AFFIRMED, _CLAUSE_END, _CONDITIONS, _KINDS, _NEGATED_PHRASE, _PRONOUNS, _RIVALS, _SCALES, _SOFT_NEGATIONS,
+    CONTRASTS, _AFFIRMED, _CLAUSE_END, _CONDITIONS, _KINDS, _NEGATED_PHRASE, _PRONOUNS, _SCALES, _SOFT_NEGATIONS,
     _VERB_NEGATIONS, EDIT_COVER, EditSentences, _Sentences, _contrast, _edit_words, _first_hedge, _number_values,
-    _runs, _scale, _sentence_edit_words, _sentence_lower, _variant,
+    _runs, _scale, _sentence_edit_words, _sentence_lower, _variant, rivals,
 )
 from .words import NEGATIONS, STOPWORDS, has_negation, numbers
 
@@ -36,8 +36,9 @@ class Edit:
             return f"the claim negates what an evidence sentence states: {self.evidence_text!r}"
         if self.kind == "affirmation":
             return f"the claim states what an evidence sentence negates: {self.evidence_text!r}"
+        kind = CONTRASTS.kind(self.claim_text.lower(), self.evidence_text.lower()) if self.kind == "word" else None
         return (f"the claim has {self.claim_text!r} where an evidence sentence that otherwise matches it has "
-                f"{self.evidence_text!r}")
+                f"{self.evidence_text!r}" + (f" ({kind})" if kind else ""))
 
 
 def _covered(rest: set[str], sentence: set[str]) -> bool:
@@ -240,7 +241,7 @@ def one_edit(claim: str, sentences: Union[EditSentences, Sequence[str]]) -> Opti
     vocabulary = sentences.vocabulary
     # names, number words and contrast words of the claim found nowhere in the evidence, in the order they are tried
     runs = [(kind, i, j) for kind, test in _KINDS.items() if kind in kinds for i, j in _runs(words, vocabulary, test)
-            if kind != "word" or j - i == 1 and not _RIVALS[words[i].lower()].isdisjoint(vocabulary)]
+            if kind != "word" or j - i == 1 and not rivals(words[i]).isdisjoint(vocabulary)]
     negated = sentences.negated if plain else ()
     if not (runs or negates):
         # most claims: nothing to look for, and the sentences need no index

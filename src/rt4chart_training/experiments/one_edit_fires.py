@@ -2,6 +2,7 @@
 
     python3 -m rt4chart_training.experiments.one_edit_fires               # train outside the validation slice, 1 min
     python3 -m rt4chart_training.experiments.one_edit_fires --validation  # the validation slice only
+    python3 -m rt4chart_training.experiments.one_edit_fires --typed       # the typed edits (evidence.align) too
 
 Every answer is cut into claims by the rule decomposer and each claim is read against the whole context, as at
 global verification. Prints, per kind of edit (name, number word, closed-class word, added negation, dropped
@@ -18,21 +19,25 @@ import time
 from rt4chart.audit.decompose import RuleDecomposer
 from rt4chart.eval.datasets import load_ragtruth
 from rt4chart.evidence import EvidenceIndex, one_edit
+from rt4chart.evidence.align import typed_edit
 
 from ..splits import claim_is_hallucinated, data_dir, shipped_card, split_groups
 
 KINDS = ("name", "number", "word", "negation", "affirmation")
+#: the typed edits' kinds (``rt4chart.evidence.align``), read where ``one_edit`` finds none
+TYPED = ("antonym", "number", "quantifier", "requirement", "polarity", "roles", "entity")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--validation", action="store_true", help="the validation slice instead of the rest of train")
+    ap.add_argument("--typed", action="store_true", help="also the typed edits, where one_edit finds none")
     args = ap.parse_args()
     card = shipped_card()
     records = load_ragtruth("train", data_dir=data_dir())
     fold_of = split_groups([r.group for r in records], card["seed"], card["val_frac"], 1)
     decomposer = RuleDecomposer()
-    t0, claims, fires = time.time(), 0, []
+    t0, claims, fires, typed = time.time(), 0, [], []
     for r in records:
         if (fold_of[r.group] < 0) != args.validation:
             continue
@@ -40,18 +45,30 @@ def main() -> None:
         for c in decomposer.decompose_sync(r.answer):
             claims += 1
             edit = one_edit(c.text, sentences)
+            span = c.answer_spans[0]
             if edit is not None:
-                span = c.answer_spans[0]
                 fires.append((edit, claim_is_hallucinated(span.start, span.end, r.spans), r, c.text))
+            elif args.typed:
+                t = typed_edit(c.text, sentences.clauses)
+                if t is not None:
+                    typed.append((t, claim_is_hallucinated(span.start, span.end, r.spans), r, c.text))
     where = "validation slice" if args.validation else "train outside the validation slice"
     print(f"RAGTruth {where}: {claims} claims, {len(fires)} fires, {time.time() - t0:.0f} s\n")
     print("| edit | fires | gold hallucinated |\n|---|---:|---:|")
     for kind in KINDS:
         mine = [f for f in fires if f[0].kind == kind]
         print(f"| {kind} | {len(mine)} | {sum(g for _, g, _, _ in mine)} |")
+    if args.typed:
+        print("\n| typed edit | fires | gold hallucinated |\n|---|---:|---:|")
+        for kind in TYPED:
+            mine = [f for f in typed if f[0].edit.kind == kind]
+            print(f"| {kind} | {len(mine)} | {sum(g for _, g, _, _ in mine)} |")
     for edit, gold, r, text in fires:
         print(f"\n{'GOLD' if gold else 'faithful'} {r.id} ({r.task}) {edit.kind}: {text[:160]}\n"
               f"    claim {edit.claim_text!r}, evidence {edit.evidence_text!r}")
+    for t, gold, r, text in typed:
+        print(f"\n{'GOLD' if gold else 'faithful'} {r.id} ({r.task}) typed {t.edit.kind} -> {t.label}: {text[:160]}\n"
+              f"    {t.reason[:300]}")
 
 
 if __name__ == "__main__":

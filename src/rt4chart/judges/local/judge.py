@@ -15,6 +15,7 @@ import numpy as np
 
 from ...errors import ConfigError
 from ...evidence import one_edit
+from ...evidence.quantities import holds
 from ...types import Claim, Judgment, Label, Span, Stage
 from . import features as F
 from . import rules as R
@@ -260,6 +261,9 @@ class LocalJudge:
                                     reason=f"none of the claim's content words occurs in the evidence "
                                     f"(model P(hallucinated)={q:.2f})"))
                 continue
+            # a number "missing" from the evidence that it writes otherwise ("48 hours" for "two days") is no swap
+            same_amount = rows_i.rule == "number-conflict" and holds(claim.text, texts)
+            forced = bool(forced) and not same_amount
             if forced:
                 q = max(q, threshold)  # a number swap or negation flip: flagged, the score agrees
             copied = not forced and R.copies(claim.text, ev)
@@ -272,9 +276,22 @@ class LocalJudge:
                                     spans=(Span(start=edit.start, end=edit.end),), prompt_version=version,
                                     reason=f"P(hallucinated)={q:.2f}: {edit.describe()}"))
                 continue
+            typed = None if copied else R.typed(claim.text, ev, rows_i.rule, len(claims))
+            if typed is not None:  # a typed edit against the aligned clause: flagged, the reason names it
+                q = max(q, threshold)
+                out.append(Judgment(label=Label(typed.label), evidence=(texts[typed.edit.sentence],),
+                                    score=round(q, 4), spans=(Span(start=typed.edit.start, end=typed.edit.end),),
+                                    prompt_version=version, reason=f"P(hallucinated)={q:.2f}: {typed.reason}"))
+                continue
+            if q < threshold and R.short_unseen(claim.text, rows_i.rule, ev, len(claims)):
+                out.append(Judgment(label=Label.BASELESS, score=round(threshold, 4), prompt_version=version,
+                                    spans=word_spans(rows_i, wp, word_threshold),
+                                    reason=f"none of the claim's content words occurs in the evidence "
+                                    f"(model P(hallucinated)={q:.2f})"))
+                continue
             if q >= threshold:
                 spans = word_spans(rows_i, wp, word_threshold)
-                if rows_i.rule in ("number-conflict", "negation-conflict"):
+                if rows_i.rule in ("number-conflict", "negation-conflict") and not same_amount:
                     quote = texts[a.rival if rows_i.rule == "number-conflict" else a.order[0]]
                     why = "a number in the claim differs from" if rows_i.rule == "number-conflict" else \
                         "the claim has the opposite negation of"

@@ -1,0 +1,153 @@
+"""Quantities: numbers in digits or words with their scale and unit, normalised so that one amount written two
+ways compares equal ("ten" and 10, "1.5 million" and "1,500,000", "three weeks" and "3 weeks", "48 hours" and "two
+days"), and so that a different amount in the same unit is seen as one (``Quantity.same_dimension``)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Optional
+
+from .words import NUMBER_WORDS, STOPWORDS, clean_number, stem
+
+_SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "bn": 1e9, "m": 1e6, "k": 1e3}
+#: duration units in hours (dimension "h") or months (dimension "mo"): a month is no fixed number of days
+_DURATION = {"second": ("h", 1 / 3600), "minute": ("h", 1 / 60), "hour": ("h", 1.0), "day": ("h", 24.0),
+             "week": ("h", 168.0), "fortnight": ("h", 336.0), "month": ("mo", 1.0), "year": ("mo", 12.0),
+             "decade": ("mo", 120.0), "century": ("mo", 1200.0)}
+_MONTHS = frozenset("january february march april june july august september october november december "
+                    "jan feb mar apr jun jul aug sep sept oct nov dec".split())
+_CURRENCY = {"dollar": "$", "usd": "$", "euro": "€", "eur": "€", "pound": "£", "gbp": "£", "yen": "¥"}
+_WORDS = {**{w: float(v) for w, v in NUMBER_WORDS.items() if w not in ("once", "twice", "single", "half")},
+          "a dozen": 12.0, "dozen": 12.0}
+_NUM = (r"(?P<cur>[$€£¥])?\s?(?P<digits>\d[\d,]*(?:\.\d+)?|\.\d+)(?P<pct>\s?%)?"
+        r"|(?P<words>(?:(?:" + "|".join(sorted((w for w in _WORDS if " " not in w), key=len, reverse=True))
+        + r")(?:[\s-]+(?:and\s+)?)?)+)")
+_QUANTITY = re.compile(r"(?<![\w.])(?:" + _NUM + r")(?:[\s-]?(?P<scale>thousand|million|billion|trillion|bn|m|k)\b)?"
+                       r"(?:[\s-]*(?P<unit>[A-Za-z]+|%))?", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """An amount of ``text`` (``start:end``): its value in the base unit of its ``dimension`` (hours, months, a
+    currency, "%", or the key of the noun it counts, "" when none follows)."""
+
+    value: float
+    dimension: str
+    number: float  #: the number as written, scaled
+    start: int
+    end: int
+    text: str
+
+    def same_dimension(self, other: "Quantity") -> bool:
+        return self.dimension == other.dimension
+
+    def equals(self, other: "Quantity") -> bool:
+        return self.dimension == other.dimension and abs(self.value - other.value) <= 1e-9 * max(1.0, abs(self.value))
+
+    def values(self) -> set[str]:
+        """The number as ``normalised_numbers`` writes it: as written, scaled ("1.5 million": 1500000), never
+        converted to another unit ("two days" is 2, not 48: a claim's "2 hours" must not match it)."""
+        return {clean_number(f"{self.number:.3f}")}
+
+
+def holds(claim: str, evidence: "tuple[str, ...] | list[str]") -> bool:
+    """Whether every amount of ``claim`` equals one of the ``evidence`` sentences' ("48 hours" and "two days"),
+    and the claim has one."""
+    mine = quantities(claim)
+    theirs = [x for s in evidence for x in quantities(s)]
+    return bool(mine) and all(any(q.equals(x) for x in theirs) for q in mine)
+
+
+def _words_value(words: str) -> Optional[float]:
+    """The value of number words ("twenty-five", "two hundred and ten"), None when they do not make one number
+    ("one seven")."""
+    total, current, last = 0.0, 0.0, None
+    for w in re.split(r"[\s-]+", words.lower()):
+        if not w or w == "and":
+            continue
+        v = _WORDS.get(w)
+        if v is None:
+            return None
+        if v == 100:
+            current = (current or 1) * 100
+        elif v == 1000:
+            total, current = total + (current or 1) * 1000, 0.0
+        elif last is not None and (last < 20 and last != 100 or v >= 20 and last < 100):
+            return None  # "one seven", "twenty thirty"
+        else:
+            current += v
+        last = v
+    return total + current
+
+
+@lru_cache(maxsize=8192)
+def quantities(text: str) -> tuple[Quantity, ...]:
+    """The amounts of ``text`` in order. A word "one" alone is not an amount ("one of the ..."), nor a year-like
+    number's unit the next word."""
+    out = []
+    for m in _QUANTITY.finditer(text):
+        if m.group("digits"):
+            raw = m.group("digits").replace(",", "")
+            try:
+                value = float(raw)
+            except ValueError:
+                continue
+        else:
+            words = m.group("words").strip(" -")
+            value = _words_value(words)
+            if value is None:  # separate number words: the last one counts what follows ("one seven-day")
+                start = m.start("words") + m.group("words").rstrip(" -").rfind(re.split(r"[\s-]+", words)[-1])
+                words = text[start:m.end("words")].strip(" -")
+                value = _words_value(words)
+            else:
+                start = m.start()
+            if words.lower() in ("one", "a") or not words or value is None:
+                continue
+        scale = (m.group("scale") or "").lower()
+        unit = (m.group("unit") or "").lower()
+        if scale in ("m", "k", "bn") and not (m.group("cur") or m.group("digits")):
+            scale = ""
+        if scale:
+            value *= _SCALE[scale]
+        number = value
+        if m.group("digits"):
+            start = m.start("cur") if m.group("cur") else m.start("digits")
+        end = m.end()
+        unit_word = unit.rstrip("s") if unit not in ("s", "%") else unit
+        before = text[max(0, start - 12):start].lower().split()
+        if m.group("cur"):
+            dimension = m.group("cur")
+        elif m.group("pct") or unit in ("%", "percent") or unit == "per" and text[end:end + 5].lower() == " cent":
+            dimension = "%"
+        elif (m.group("digits") and len(raw) == 4 and 1000 <= value <= 2100 and not scale
+              and (not unit or unit in STOPWORDS or unit_word in _MONTHS or not unit.isalpha())):
+            dimension, end = "year", m.end("digits")
+        elif unit_word in _MONTHS or before and before[-1] in _MONTHS:
+            dimension = "day of month"
+            if before and before[-1] in _MONTHS and unit_word not in _MONTHS:
+                end = m.end("unit") - len(m.group("unit")) if unit else m.end()
+        elif unit:
+            key = {"centurie": "century", "centuries": "century"}.get(unit_word, unit_word)
+            if key not in _DURATION and key not in _CURRENCY:
+                key = stem(unit) if len(unit) > 5 else unit_word
+            if key in _DURATION:
+                dim, factor = _DURATION[key]
+                dimension, value = dim, value * factor
+            elif key in _CURRENCY:
+                dimension = _CURRENCY[key]
+            elif unit in STOPWORDS or (m.group("digits") and len(m.group("digits")) == 4 and not scale):
+                dimension, end = "", m.end("unit") - len(m.group("unit"))
+            else:
+                dimension = key
+        else:
+            dimension = ""
+        if m.group("cur") or dimension == "%" and not unit.isalpha():
+            end = m.end("pct") if m.group("pct") else m.end("digits") if m.group("digits") else end
+            if scale:
+                end = m.end("scale")
+        while end > start and not text[end - 1].isalnum() and text[end - 1] not in "%$":
+            end -= 1
+        out.append(Quantity(value, dimension, number, start, end, text[start:end]))
+    return tuple(out)
