@@ -49,8 +49,9 @@ from ..llm.schemas import HolisticClaimsReply, SentenceClaimsReply
 from ..llm.settings import DEFAULT_BASE_URL, Decomposition, Granularity, LLMSettings, llm_env
 from ..llm.templates import PROMPT_VERSION, Prompt, as_data, format_numbered, load_prompt
 from ..llm.verdicts import READINGS, Shown, reading
+from ..meter import record_note
 from ..text.segment import split_sentences
-from ..types import Claim, Judgment, Label, Stage
+from ..types import Claim, Judgment, Label, RecordError, Stage
 
 __all__ = ["DEFAULT_BASE_URL", "LLMSettings", "LLMJudge", "LLMDecomposer", "build_backend", "build_llm", "llm_env"]
 
@@ -143,6 +144,8 @@ class LLMJudge:
     def _unverified(ex: Asked, prompt: Prompt, problems: Optional[list[str]] = None) -> Judgment:
         if ex.failure is not None:
             reason = f"judge call failed: {ex.failure}"
+            # counted, never silent: the record's errors say a call failed (the run's exit code is 1)
+            record_note(RecordError(kind="backend", message=f"an LLM call failed: {ex.failure}"))
         else:
             reason = "judge reply unusable after one re-ask: " + " ".join(
                 problems if problems is not None else ex.problems)

@@ -1,8 +1,7 @@
 """One structured question to a ``ChatBackend``: ask, validate the JSON reply, re-ask once with the problems.
 
 STYLE.md "Structured output, bounded retries": transient backend failures (the backend already retried them) and
-requests that do not fit the model's context come back as ``failure``, and the record's ``errors`` get a note of
-kind ``backend`` (``meter.record_note``), so that a failed call is counted, never silent; configuration errors
+requests that do not fit the model's context come back as ``failure``; configuration errors
 (``BackendError.is_config_error``) raise. A reply cut off at the token cap (``finish_reason: length``) is never
 echoed back: the re-ask is the first question again with a note that the reply was cut off, so a runaway reply
 cannot push the conversation past the model's context. Used by the LLM judge and decomposers and by the facet
@@ -17,8 +16,6 @@ from typing import Any, Callable, Generic, Mapping, Optional, TypeVar
 from pydantic import BaseModel
 
 from ..errors import BackendError
-from ..meter import record_note
-from ..types import RecordError
 from .schemas import ReplyError, parse_reply, schema_for
 
 M = TypeVar("M", bound=BaseModel)
@@ -63,7 +60,6 @@ async def ask(backend: Any, prompt: Any, values: Mapping[str, str], model: type[
             if exc.is_config_error:
                 raise
             out.failure = f"{exc} (after {exc.attempts} attempt(s))"
-            record_note(RecordError(kind="backend", message=f"an LLM call failed: {exc}"))
             out.raw = exc.raw if exc.raw is not None else out.raw
             return out
         out.raw = completion.text
