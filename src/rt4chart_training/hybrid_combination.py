@@ -80,6 +80,13 @@ def _gold(rec: dict[str, Any], claim: dict[str, Any]) -> Optional[str]:
     return "contradicted" if any("conflict" in lab or "contradict" in lab for lab in hit) else "baseless"
 
 
+class _Default(dict):
+    """Stored answers; a claim the decomposer now cuts otherwise gets 0.5 (its record is skipped anyway)."""
+
+    def __missing__(self, key: str) -> float:
+        return 0.5
+
+
 class _Stored:
     """A chat backend that answers the one-token question from the P(supported) a collect run stored (by claim),
     so that ``refeature`` recomputes every feature through the judge's own code without calling a model."""
@@ -114,14 +121,19 @@ async def _refeature(args: argparse.Namespace) -> None:
     zero = Logistic(coef=tuple(0.0 for _ in FEATURES), intercept=0.0, threshold=0.5)
     backend = _Stored()
     auditor = Auditor(judge=HybridJudge(LocalJudge(), backend, combination=Combination(zero, zero, "refeature", {})))
+    skipped = 0
     with Path(args.out).open("w") as f:
         for rid, old in by_record.items():
             backend.answers = {" ".join(r["claim"].split()): r["p_supported"] for r in old}
+            backend.answers = _Default(backend.answers)
             rec = records[rid]
             row = (await auditor.audit({"id": rid, "context": rec["context"], "answer": rec["answer"]})).to_json()
+            if [" ".join(c["text"].split()) for c in row["claims"]] != [" ".join(o["claim"].split()) for o in old]:
+                skipped += 1  # the decomposer cuts this answer otherwise now: its stored answers do not apply
+                continue
             for c, o in zip(row["claims"], old):
-                assert " ".join(c["text"].split()) == " ".join(o["claim"].split()), (rid, c["text"], o["claim"])
                 f.write(json.dumps({**o, "features": json.loads(c["raw"])["features"]}) + "\n")
+    print(f"{len(by_record) - skipped} records refeatured, {skipped} skipped (claims changed)")
 
 
 async def _collect(args: argparse.Namespace) -> None:
