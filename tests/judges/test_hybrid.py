@@ -148,7 +148,8 @@ def test_a_failing_model_keeps_the_local_verdicts_and_says_so(serve, local, repl
     assert [c.label for c in result.claims] == [c.label for c in alone.claims]  # nothing moved
     for claim in result.claims:
         assert "LLM check failed, local verdict kept" in claim.reason
-    assert result.errors and all(e.kind == "judge" and "hybrid: the LLM check failed" in e.message
+    kind = "judge" if reply == "Maybe." else "backend"  # a failed call is a failed LLM call of the run
+    assert result.errors and all(e.kind == kind and "hybrid: the LLM check failed" in e.message
                                  for e in result.errors)
 
 
@@ -163,7 +164,7 @@ def test_a_server_that_dies_mid_run_leaves_local_verdicts(serve, local):
     assert first.claims[1].label == Label.CONTRADICTED
     assert second.claims[1].label == Label.ENTAILED and "LLM check failed" in second.claims[1].reason
     assert second.claims[1].raw is None
-    assert {e.kind for e in second.errors} == {"judge"}
+    assert {e.kind for e in second.errors} == {"backend"}
 
 
 def test_the_shipped_combination_card_loads_and_is_documented():

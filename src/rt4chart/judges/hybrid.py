@@ -163,6 +163,9 @@ class HybridJudge:
 
 def _kept(local: Judgment, why: str) -> Judgment:
     """A claim whose LLM verdict could not be had: its local judgment, saying so (never a silent pass)."""
-    record_note(RecordError(kind="judge", message=f"hybrid: the LLM check failed ({why}); the local judge's "
+    # a call that failed counts as a failed LLM call of the run (exit code 1, --retry-errors); an unusable reply
+    # is the judge's own note
+    kind = "backend" if why.startswith("call failed") else "judge"
+    record_note(RecordError(kind=kind, message=f"hybrid: the LLM check failed ({why}); the local judge's "
                             "verdict was kept"))
     return local.model_copy(update={"reason": f"{local.reason}; LLM check failed, local verdict kept: {why}"[:600]})
