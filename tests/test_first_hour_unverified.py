@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+from concurrent.futures import ThreadPoolExecutor
 import re
 from pathlib import Path
 
@@ -22,8 +23,11 @@ pytest_plugins = ["pytester"]
 
 LIBRARY = ("The library is open Monday to Friday from 9 am to 6 pm, and on Saturday from 10 am to 2 pm. "
            "It is closed on Sundays.")
-UNCHECKED = "It was founded in 1901."  # nothing in the opening hours to check it against: the local judge abstains
-GROUNDED = "The library is open on Saturday from 10 am to 2 pm."
+#: a bare "Yes." has no content word to check against the opening hours: the local judge abstains (the issue's example,
+#: "It was founded in 1901.", is baseless since the typed-edit rules of issue 41)
+UNCHECKED = "Yes."
+ISSUE_EXAMPLE = "It was founded in 1901."
+GROUNDED = "The library is closed on Sundays."
 WRONG = "The library is open Monday to Friday from 9 am to 8 pm."
 
 
@@ -37,7 +41,9 @@ def _audit(tmp_path: Path, name: str, answers: dict[str, str]) -> tuple[Path, st
     inp = _write_jsonl(tmp_path / f"{name}.in.jsonl",
                        [{"id": rid, "context": LIBRARY, "answer": a} for rid, a in answers.items()])
     out = tmp_path / f"{name}.jsonl"
-    res = CliRunner().invoke(main, ["audit", str(inp), "-o", str(out), "--judge", "local"])
+    # in a thread of its own: the page tests' Playwright keeps an event loop running in this one
+    with ThreadPoolExecutor(1) as pool:
+        res = pool.submit(CliRunner().invoke, main, ["audit", str(inp), "-o", str(out), "--judge", "local"]).result()
     assert res.exit_code == 0, res.output
     return out, res.output
 
@@ -51,6 +57,8 @@ def test_python_api_the_issue_example_is_not_called_clean():
     assert result.label == rt4chart.Label.UNVERIFIED
     assert result.hallucinated is None
     assert result.to_json()["hallucinated"] is None
+    founded = rt4chart.audit(context=LIBRARY, answer=ISSUE_EXAMPLE)
+    assert founded.hallucinated is not False  # never clean: baseless today
     confirmed = rt4chart.audit(context=LIBRARY, answer=GROUNDED)
     assert (confirmed.label, confirmed.hallucinated) == (rt4chart.Label.ENTAILED, False)
 
@@ -90,7 +98,7 @@ def test_report_page_shows_the_needs_review_badge(tmp_path, chromium):
     page = chromium.new_page()
     page.goto(page_path.as_uri())
     assert page.locator(".badge.review").all_inner_texts() == ["needs review"]
-    assert "needs review" in page.locator("#summary").inner_text()
+    assert "needs review" in page.locator("#summary").inner_text().lower()  # the page upper-cases its labels
     page.close()
 
 

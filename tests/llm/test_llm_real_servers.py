@@ -272,12 +272,13 @@ def test_cli_runaway_and_context_overflow_fail_one_claim_never_the_run(serve, tm
     args = ["audit", str(EXAMPLE), "--judge", "llm", "--base-url", server.base_url, "--model", "m", "-W", "2",
             "-O", "1", "--no-cache", "-q", "-o", str(out)]
     result = CliRunner().invoke(main, args)
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # audited, and the failed call is counted: exit 1 (issue 42)
     (rec,) = [json.loads(line) for line in out.read_text().splitlines()]
     assert [c["label"] for c in rec["claims"]] == ["contradicted", "contradicted", "entailed", "entailed",
                                                      "unverified"]
     assert "exceed_context_size_error" in rec["claims"][4]["reason"]
-    assert rec["label"] == "contradicted" and not rec["errors"]
+    assert rec["label"] == "contradicted"
+    assert [e["kind"] for e in rec["errors"]] == ["backend"]  # the failed call is noted on its record (issue 42)
 
 
 def test_cli_configuration_errors_still_stop_the_run_with_exit_2(serve, tmp_path):

@@ -28,8 +28,10 @@ def commands() -> list[str]:
 def test_the_package_holds_the_training_and_experiment_modules():
     assert commands() == [
         "rt4chart_training.device_tagger",
+        "rt4chart_training.edit_lexicon",
         "rt4chart_training.experiments.claim_calibration",
         "rt4chart_training.experiments.hand_cases",
+        "rt4chart_training.experiments.nli_entailed",
         "rt4chart_training.experiments.one_edit_fires",
         "rt4chart_training.experiments.semantic_cascade",
         "rt4chart_training.experiments.tune_lexical_judge",

@@ -139,12 +139,14 @@ def _subject(low: Sequence[str]) -> Optional[str]:
     return _key(first) if first else None
 
 
-def _antonym(claim, cw, low, keys, clause: _Clause) -> Optional[TypedEdit]:
+def _antonym(claim, cw, low, keys, clause: _Clause, present: frozenset = frozenset()) -> Optional[TypedEdit]:
+    """``present``: the keys of the clause's whole sentence: a word its other clause has is no substitution
+    ("open on Saturday" against "open Monday to Friday ..., and on Saturday ...")."""
     if negated(claim) != clause.negated:
         return None
     theirs = [w for w in _content(clause.words) if _key(w) not in keys]
     for i, w in enumerate(low):
-        if _key(w) in clause.keys or w in STOPWORDS or w not in CONTRASTS.words:
+        if _key(w) in clause.keys or _key(w) in present or w in STOPWORDS or w not in CONTRASTS.words:
             continue
         rival = next((x for x in theirs if CONTRASTS.contrast(w, x)), None)
         if rival is None or not _covered(keys - {_key(w)}, clause, subject=_subject(low)):
@@ -272,6 +274,7 @@ def _entity(claim, cw, low, keys, clause: _Clause, index: ClauseIndex) -> Option
         while j < len(cw) and _is_name(cw[j][0]) and _key(cw[j][0]) not in clause.keys:
             j += 1
         run = {_key(x) for x in low[i:j]}
+
         if not _covered(keys - run, clause) or len(keys - run) < 2:
             continue
         before, after = (low[i - 1] if i else None), (low[j] if j < len(low) else None)
@@ -311,7 +314,9 @@ def typed_edit(claim: str, index: ClauseIndex) -> Optional[TypedEdit]:
         return None
     best = [index.clauses[c] for n, c in aligned if n == aligned[0][0]][:3]
     for clause in best:
-        found = (_antonym(claim, cw, low, keys, clause) or _number(claim, cw, low, keys, clause, index, aligned)
+        present = frozenset().union(*(c.keys for c in index.clauses if c.sentence == clause.sentence))
+        found = (_antonym(claim, cw, low, keys, clause, present)
+                 or _number(claim, cw, low, keys, clause, index, aligned)
                  or _quantifier(claim, cw, low, keys, clause) or _requirement(claim, cw, low, keys, clause)
                  or _polarity(claim, cw, low, keys, clause) or _roles(claim, cw, low, keys, clause)
                  or _entity(claim, cw, low, keys, clause, index))

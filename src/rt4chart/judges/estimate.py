@@ -260,20 +260,16 @@ class EstimatingBackend:
         return Completion(text=text, usage=usage, finish_reason="stop")
 
     def _one_token(self, messages: Messages, prompt_version: Optional[str]) -> Completion:
-        """A one-token Yes/No verdict (the hybrid judge's): "Yes" where the lexical judge finds the claim entailed
-        by the document, else "No"; one completion token."""
-        count = self.counter.count
-        prompt = sum(count(m.get("content") or "") + PER_MESSAGE for m in messages) + PER_REPLY
-        user = messages[-1].get("content") or ""
-        document, _, claim = user.partition("\nClaim: ")
+        """A one-token verdict (the hybrid judge's): "Yes" where the lexical judge finds the claim entailed."""
+        prompt = sum(self.counter.count(m.get("content") or "") + PER_MESSAGE for m in messages) + PER_REPLY
+        document, _, claim = (messages[-1].get("content") or "").partition("\nClaim: ")
         judgment = self._replies.lexical.judge_one(claim, document.removeprefix("Document: "), question=None)
         word = "Yes" if judgment.label is Label.ENTAILED else "No"
         usage = Usage(calls=1, prompt_tokens=prompt, completion_tokens=1, cost_usd=self.price.cost(prompt, 1))
         record_usage(usage)
         tally = self.by_prompt.setdefault((prompt_version or "one-token").rsplit(".", 1)[0], _Tally())
-        tally.calls += 1
-        tally.prompt_tokens += prompt
-        tally.completion_tokens += 1
+        tally.calls, tally.prompt_tokens, tally.completion_tokens = tally.calls + 1, tally.prompt_tokens + prompt, \
+            tally.completion_tokens + 1
         return Completion(text=word, usage=usage, finish_reason="length",
                           top_logprobs=((word, math.log(0.9)), ("No" if word == "Yes" else "Yes", math.log(0.1))))
 
