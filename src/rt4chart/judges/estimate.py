@@ -243,33 +243,32 @@ class EstimatingBackend:
             return self._one_token(messages, prompt_version)
         if schema is None:
             raise ConfigError("the estimate needs the reply schema of every request")
-        count = self.counter.count
-        prompt = sum(count(m.get("content") or "") + PER_MESSAGE for m in messages) + PER_REPLY
         user = next((m.get("content") or "" for m in messages if m.get("role") == "user"), "")
         reply, verdicts, reasons = self._replies.reply(schema.name, user)
         text = json.dumps(reply, ensure_ascii=False)
         per_verdict = self.assumptions.reason_tokens + (self.assumptions.reasoning_tokens if reasons else 0)
-        completion = count(text) + verdicts * per_verdict
+        usage = self._record(messages, self.counter.count(text) + verdicts * per_verdict, prompt_version or schema.name)
+        return Completion(text=text, usage=usage, finish_reason="stop")
+
+    def _record(self, messages: Messages, completion: int, name: str) -> Usage:
+        """The usage of one request (its prompt tokens counted, ``completion`` assumed), recorded on the record being
+        audited and tallied under its prompt ``name``."""
+        prompt = sum(self.counter.count(m.get("content") or "") + PER_MESSAGE for m in messages) + PER_REPLY
         usage = Usage(calls=1, prompt_tokens=prompt, completion_tokens=completion,
                       cost_usd=self.price.cost(prompt, completion))
         record_usage(usage)
-        tally = self.by_prompt.setdefault((prompt_version or schema.name).rsplit(".", 1)[0], _Tally())
+        tally = self.by_prompt.setdefault(name.rsplit(".", 1)[0], _Tally())
         tally.calls += 1
         tally.prompt_tokens += prompt
         tally.completion_tokens += completion
-        return Completion(text=text, usage=usage, finish_reason="stop")
+        return usage
 
     def _one_token(self, messages: Messages, prompt_version: Optional[str]) -> Completion:
         """A one-token verdict (the hybrid judge's): "Yes" where the lexical judge finds the claim entailed."""
-        prompt = sum(self.counter.count(m.get("content") or "") + PER_MESSAGE for m in messages) + PER_REPLY
         document, _, claim = (messages[-1].get("content") or "").partition("\nClaim: ")
         judgment = self._replies.lexical.judge_one(claim, document.removeprefix("Document: "), question=None)
         word = "Yes" if judgment.label is Label.ENTAILED else "No"
-        usage = Usage(calls=1, prompt_tokens=prompt, completion_tokens=1, cost_usd=self.price.cost(prompt, 1))
-        record_usage(usage)
-        tally = self.by_prompt.setdefault((prompt_version or "one-token").rsplit(".", 1)[0], _Tally())
-        tally.calls, tally.prompt_tokens, tally.completion_tokens = tally.calls + 1, tally.prompt_tokens + prompt, \
-            tally.completion_tokens + 1
+        usage = self._record(messages, 1, prompt_version or "one-token")
         return Completion(text=word, usage=usage, finish_reason="length",
                           top_logprobs=((word, math.log(0.9)), ("No" if word == "Yes" else "Yes", math.log(0.1))))
 
