@@ -126,7 +126,7 @@ class HybridJudge:
         for document in documents:
             answer = await self._ask(self.supports, document, claim)
             if not answer.ok:
-                return _kept(local, answer.failure)
+                return _kept(local, answer)
             assert answer.p_yes is not None
             if best is None or answer.p_yes > best[0]:
                 best = (answer.p_yes, document)
@@ -161,11 +161,12 @@ class HybridJudge:
             await close()
 
 
-def _kept(local: Judgment, why: str) -> Judgment:
+def _kept(local: Judgment, answer: Answer) -> Judgment:
     """A claim whose LLM verdict could not be had: its local judgment, saying so (never a silent pass)."""
+    why = answer.failure
     # a call that failed counts as a failed LLM call of the run (exit code 1, --retry-errors); an unusable reply
     # is the judge's own note
-    kind = "backend" if why.startswith("call failed") else "judge"
+    kind = "backend" if answer.call_failed else "judge"
     record_note(RecordError(kind=kind, message=f"hybrid: the LLM check failed ({why}); the local judge's "
                             "verdict was kept"))
     return local.model_copy(update={"reason": f"{local.reason}; LLM check failed, local verdict kept: {why}"[:600]})

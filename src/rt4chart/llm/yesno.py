@@ -52,11 +52,13 @@ def yes_probability(top: Sequence[tuple[str, float]], text: str = "") -> Optiona
 
 @dataclass(frozen=True)
 class Answer:
-    """One Yes/No question's outcome: ``p_yes`` in [0, 1], or None and why not (``failure``)."""
+    """One Yes/No question's outcome: ``p_yes`` in [0, 1], or None and why not (``failure``; ``call_failed`` when
+    the backend gave up on the call, rather than the reply being neither Yes nor No)."""
 
     p_yes: Optional[float]
     failure: str = ""
     cached_tokens: int = 0
+    call_failed: bool = False
 
     @property
     def ok(self) -> bool:
@@ -72,7 +74,7 @@ async def ask_yes_no(backend: Any, messages: Sequence[Mapping[str, str]], *, pro
     except BackendError as exc:
         if exc.is_config_error:
             raise
-        return Answer(None, f"call failed: {exc}"[:300])
+        return Answer(None, f"call failed: {exc}"[:300], call_failed=True)
     p = yes_probability(completion.top_logprobs, completion.text)
     if p is None:
         seen = ", ".join(repr(t) for t, _ in completion.top_logprobs[:3]) or repr(completion.text[:40])
