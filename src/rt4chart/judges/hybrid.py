@@ -14,9 +14,8 @@ How it decides one answer at global verification (local verification is the loca
    score and label, and the claim's and document's length gives the claim's risk; at or above its threshold the
    claim is hallucinated. It may turn a locally entailed claim hallucinated and a locally flagged one entailed.
 4. **Contradicted or baseless.** A hallucinated claim the local judge found contradicted stays contradicted;
-   otherwise the combination's second model (the same features) decides between contradicted and baseless. (A
-   second one-token question, "Does the document contradict the claim?", ranked SNLI's contradictions below its
-   neutral pairs with this model: docs/results/hybrid.md.)
+   otherwise the combination's second model (the same features) decides between contradicted and baseless (why
+   there is no second question: docs/results/hybrid.md).
 5. **Evidence**: for an entailed or contradicted claim, the local judge's evidence sentences, else the context
    sentences that cover the claim best (exact context text); a baseless claim has none.
 6. **Never fail open.** A call that fails or a reply that is neither Yes nor No keeps the claim's local verdict;
