@@ -125,3 +125,15 @@ def test_callback_handler_reports_a_run_with_no_context():
     handler = AuditCallbackHandler(judge="lexical")
     (RunnablePassthrough() | FakeListChatModel(responses=["x"])).invoke("hello", config={"callbacks": [handler]})
     assert handler.results == [] and handler.errors[0].field == "context"
+
+
+def test_first_hour_callback_handler_raises_on_an_answer_nobody_checked(passages):
+    """Issue 42, item 2: ``raise_on_hallucination`` does not let an unverified answer (``hallucinated`` None) pass
+    as clean; ``allow_unverified=True`` does."""
+    handler = AuditCallbackHandler(judge="local", raise_on_hallucination=True)
+    with pytest.raises(HallucinationError, match="needs review") as err:
+        string_chain(passages, "Yes.").invoke("Is there a trial?", config={"callbacks": [handler]})
+    assert err.value.result.hallucinated is None and err.value.result.label == Label.UNVERIFIED
+    lenient = AuditCallbackHandler(judge="local", raise_on_hallucination=True, allow_unverified=True)
+    assert string_chain(passages, "Yes.").invoke("Is there a trial?", config={"callbacks": [lenient]}) == "Yes."
+    assert lenient.last.hallucinated is None

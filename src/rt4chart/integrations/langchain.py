@@ -14,7 +14,8 @@ its answer (the run's output: a string, a message, or the ``answer``/``output``/
 else the last LLM output of the run) and question (the run's input: a string, or its ``question``/``input``/
 ``query``; else the retriever's query). Results are in ``results`` (in the order runs ended) and ``by_run``;
 a run that retrieved nothing is in ``errors``. ``raise_on_hallucination=True`` raises ``HallucinationError``
-out of the chain call when an answer is contradicted or baseless.
+out of the chain call when an answer is contradicted or baseless, and when no judge confirmed it (``unverified``,
+``hallucinated`` None: a claim nobody checked is not grounded) unless ``allow_unverified=True``.
 """
 
 from __future__ import annotations
@@ -103,9 +104,11 @@ class _Collector:
     """What both handlers keep: the outermost run of each run seen, and per outermost run its documents, its
     retriever queries and its last LLM output."""
 
-    def _setup(self, judge: Union[str, Judge], raise_on_hallucination: bool, options: dict) -> None:
+    def _setup(self, judge: Union[str, Judge], raise_on_hallucination: bool, allow_unverified: bool,
+               options: dict) -> None:
         self.judge = judge
         self.raise_on_hallucination = raise_on_hallucination
+        self.allow_unverified = allow_unverified
         self.raise_error = raise_on_hallucination  # LangChain lets a handler's exception out only when set
         self.results: list[AuditResult] = []
         self.by_run: dict[UUID, AuditResult] = {}
@@ -164,8 +167,10 @@ class _Collector:
     def _done(self, result: AuditResult, run_id: UUID) -> None:
         self.results.append(result)
         self.by_run[run_id] = result
-        if self.raise_on_hallucination and result.hallucinated:
-            raise HallucinationError(f"run {run_id}: the answer is {result.label.value}\n{table(result)}",
+        unconfirmed = result.hallucinated is None and not self.allow_unverified
+        if self.raise_on_hallucination and (result.hallucinated or unconfirmed):
+            why = " (needs review: no judge confirmed it)" if result.hallucinated is None else ""
+            raise HallucinationError(f"run {run_id}: the answer is {result.label.value}{why}\n{table(result)}",
                                      result=result)
 
     def _abandon(self, run_id: UUID) -> None:
@@ -185,9 +190,9 @@ class AuditCallbackHandler(_Collector, BaseCallbackHandler):
     run in LangChain's worker threads, ``ainvoke``. ``judge`` and ``options`` as for ``AuditRunnable``."""
 
     def __init__(self, judge: Union[str, Judge] = DEFAULT_JUDGE, *, raise_on_hallucination: bool = False,
-                 **options: Any) -> None:
+                 allow_unverified: bool = False, **options: Any) -> None:
         BaseCallbackHandler.__init__(self)
-        self._setup(judge, raise_on_hallucination, options)
+        self._setup(judge, raise_on_hallucination, allow_unverified, options)
 
     def on_chain_start(self, serialized: Any, inputs: Any, *, run_id: UUID, parent_run_id: Optional[UUID] = None,
                        **kwargs: Any) -> None:
@@ -225,9 +230,9 @@ class AsyncAuditCallbackHandler(_Collector, AsyncCallbackHandler):
     own event loop."""
 
     def __init__(self, judge: Union[str, Judge] = DEFAULT_JUDGE, *, raise_on_hallucination: bool = False,
-                 **options: Any) -> None:
+                 allow_unverified: bool = False, **options: Any) -> None:
         AsyncCallbackHandler.__init__(self)
-        self._setup(judge, raise_on_hallucination, options)
+        self._setup(judge, raise_on_hallucination, allow_unverified, options)
 
     async def on_chain_start(self, serialized: Any, inputs: Any, *, run_id: UUID,
                              parent_run_id: Optional[UUID] = None, **kwargs: Any) -> None:
