@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from rt4chart.audit.auditor import Auditor
+from rt4chart.audit.calibration import scored_decision
 from rt4chart.eval.datasets import ENV_DATA_DIR, load_ragtruth
 from rt4chart.eval.metrics import answer_prf, span_prf
 from rt4chart.judges.registry import build_auditor
@@ -121,7 +122,7 @@ def summarize(judge: str, rows: list[dict], gold: list[Any], cases: list[dict], 
     faithful = [r for r in everyday if want[r["id"]] == "entailed"]
     return {
         "judge": judge, "answers": len(rows),
-        "answer_f1": answer_prf([g.hallucinated for g in gold], [r["hallucinated"] for r in rows]).f1 if rows
+        "answer_f1": answer_prf([g.hallucinated for g in gold], [scored_decision(r) for r in rows]).f1 if rows
         else float("nan"),
         "span_f1": span_prf([[(s.start, s.end) for s in g.spans] for g in gold],
                             [[(s["start"], s["end"]) for s in r["spans"]] for r in rows]).f1 if rows

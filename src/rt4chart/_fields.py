@@ -5,15 +5,13 @@ judge options of those that audit (``audit``, ``eval run``, ``eval ablate``) and
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 import click
 
-from .errors import InputError
-from .io import FieldMap, Row
+from .io import FieldMap
 
 _NAMES = ("id", "context", "question", "answer")
-_REQUIRED = ("id", "context", "answer")
 
 
 def field_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -28,33 +26,6 @@ def field_options(command: Callable[..., Any]) -> Callable[..., Any]:
         with_fields = click.option(f"--{name}-field", f"{name}_field", default=name, show_default=True,
                                    help=f"input field holding the {name}")(with_fields)
     return with_fields
-
-
-def check_input(rows: Sequence[Row], fields: FieldMap, name: str, *, allow_empty: bool = False,
-                columns: bool = False) -> None:
-    """What is wrong with an input as a whole, said once rather than once a row: it holds no record (unless
-    ``allow_empty``), or no record has a required field (id, context, answer under their ``fields`` names); the
-    message names the fields found and the option that maps each missing one (``--context-field`` ...). ``columns``:
-    call them columns (CSV, Parquet). Raises ``InputError``."""
-    shown = "the input" if name == "-" else name
-    if not rows:
-        if allow_empty:
-            return
-        raise InputError(f"{shown} holds no records (--allow-empty accepts an empty input)")
-    found: dict[str, None] = {}
-    for row in rows:
-        if isinstance(row.data, dict):
-            found.update(dict.fromkeys(row.data))
-    missing = [key for key in _REQUIRED if getattr(fields, key) not in found]
-    if not found or not missing:
-        return  # no row could be read as a record: each row's error says why
-    noun = "column" if columns else "field"
-    names = " and ".join(repr(getattr(fields, key)) for key in missing)
-    options = " and ".join(f"--{key}-field" for key in missing)
-    what = " and ".join(f"the {key}" for key in missing)
-    held = f"the {noun}s that hold" if len(missing) > 1 else f"the {noun} that holds"
-    raise InputError(f"no record of {shown} has the {noun}{'s' if len(missing) > 1 else ''} {names} ({noun}s found: "
-                     f"{', '.join(map(str, found))}); name {held} {what} with {options}")
 
 
 #: the options of ``judge_options`` that set the audit itself (W, O, global verification, prefilter, LLM granularity

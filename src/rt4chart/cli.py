@@ -20,8 +20,9 @@ from typing import Any, Optional
 import click
 
 from . import __version__
-from ._fields import auditor_options, check_input, estimate_options, field_options, judge_options
+from ._fields import auditor_options, estimate_options, field_options, judge_options
 from .errors import BackendError, ConfigError, InputError, MissingDependencyError, Rt4chartError
+from .input_check import check_input, tabular
 
 EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE = 0, 1, 2
 
@@ -196,7 +197,7 @@ def _audit(input_path: str, output: Optional[str], resume: bool, retry_errors: b
         if baseline is not None:
             raise click.UsageError("--baseline works with --engine local only")
         return _audit_on_ray(input_path, output, resume, retry_errors, fmt, fields, gate_accept, quiet, address,
-                             workers, judge_kw, console)
+                             workers, judge_kw, console, allow_empty=allow_empty)
     if address is not None or workers is not None:
         raise click.UsageError("--address and --workers need --engine ray")
     if output and is_parquet_output(output):
@@ -207,9 +208,11 @@ def _audit(input_path: str, output: Optional[str], resume: bool, retry_errors: b
             from .traces import trace_rows
 
             rows = list(trace_rows(input_path, fields))
+            if not rows and not allow_empty:
+                raise InputError(f"{input_path} holds no traces (--allow-empty accepts an empty input)")
         else:
             rows = list(read_rows(input_path, fmt))
-            check_input(rows, fields, input_path, allow_empty=allow_empty, columns=_tabular(input_path, fmt))
+            check_input(rows, fields, input_path, allow_empty=allow_empty, columns=tabular(input_path, fmt))
         previous = read_baseline(baseline) if baseline is not None else None
     except (ConfigError, InputError, MissingDependencyError) as exc:
         print_error(console, exc)
@@ -258,7 +261,7 @@ def _estimate(input_path: str, output: Optional[str], fmt: Optional[str], fields
     options = auditor_options(judge_kw, llm_env(os.environ))
     try:
         rows = list(read_rows(input_path, fmt))
-        check_input(rows, fields, input_path, allow_empty=True, columns=_tabular(input_path, fmt))
+        check_input(rows, fields, input_path, allow_empty=True, columns=tabular(input_path, fmt))
         records = [rec for _, rec, _ in checked_rows(rows, fields) if not isinstance(rec, InputError)]
         counter = token_counter(options.get("model") or "", tokenizer_file)
         assumptions = Assumptions() if reasoning_tokens is None else Assumptions(reasoning_tokens=reasoning_tokens)
@@ -285,7 +288,7 @@ def _estimate(input_path: str, output: Optional[str], fmt: Optional[str], fields
 
 def _audit_on_ray(input_path: str, output: Optional[str], resume: bool, retry_errors: bool, fmt: Optional[str],
                   fields: Any, gate_accept: Optional[float], quiet: bool, address: Optional[str],
-                  workers: Optional[int], judge_kw: dict, console: Any) -> None:
+                  workers: Optional[int], judge_kw: dict, console: Any, *, allow_empty: bool) -> None:
     """``audit --engine ray``: the same rows as the local engine, from workers of a Ray cluster; exits."""
     from ._console import print_error, print_records
     from .io import json_objects
@@ -305,7 +308,8 @@ def _audit_on_ray(input_path: str, output: Optional[str], resume: bool, retry_er
         from .ray import audit_files, connect
 
         connect(address, quiet=quiet)
-        summary = audit_files(input_path, output, fmt=fmt, fields=fields, resume=resume, workers=workers, **options)
+        summary = audit_files(input_path, output, fmt=fmt, fields=fields, resume=resume, workers=workers, check=True,
+                              allow_empty=allow_empty, **options)
     except Exception as exc:  # Ray wraps what a task raised: an unreadable input file is still a usage error
         cause = _wrapped(exc, (BackendError, ConfigError, InputError, MissingDependencyError))
         if cause is None:
@@ -318,11 +322,6 @@ def _audit_on_ray(input_path: str, output: Optional[str], resume: bool, retry_er
             print_records(json_objects(output), console)
         _print_summary(summary, console)
     sys.exit(EXIT_RECORD_ERRORS if summary.failed else EXIT_OK)
-
-
-def _tabular(path: str, fmt: Optional[str]) -> bool:
-    """True for an input of columns (CSV, Parquet) rather than of JSON fields, as the messages call them."""
-    return (fmt or Path(path).suffix.lower().lstrip(".")) in ("csv", "parquet")
 
 
 def _endpoint_error(exc: BackendError) -> str:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 from typing import Any, Iterator, Optional, Union
 
+from ._console import cut
 from .audit.auditor import Auditor
 from .audit.protocols import Judge
 from .batch import run_sync
@@ -72,17 +73,12 @@ def risk(result: AuditResult) -> float:
     return sum(c.label != Label.ENTAILED for c in result.claims) / len(result.claims)
 
 
-def _cut(text: str, width: int = _WIDTH) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[:width - 1] + "\u2026"
-
-
 def claim_table(result: AuditResult) -> str:
     """The claims of a result as a plain-text table: number, label, claim, then its evidence or the reason."""
     rows = [("#", "label", "claim", "evidence / reason")]
     for i, c in enumerate(result.claims, start=1):
-        why = f"\u201c{_cut(c.evidence[0].text, 50)}\u201d" if c.evidence else _cut(c.reason or "", 50)
-        rows.append((str(i), c.label.value, _cut(c.text), why))
+        why = f"\u201c{cut(c.evidence[0].text, 50)}\u201d" if c.evidence else cut(c.reason or "", 50)
+        rows.append((str(i), c.label.value, cut(c.text, _WIDTH), why))
     widths = [max(len(row[k]) for row in rows) for k in range(3)]
     return "\n".join("  " + "  ".join(cell.ljust(w) for cell, w in zip(row[:3], widths)) + "  " + row[3]
                      for row in rows).rstrip()

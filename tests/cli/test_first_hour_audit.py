@@ -158,6 +158,17 @@ def test_an_empty_input_is_an_error_unless_allowed(tmp_path):
     assert _audit(str(header_only), "--judge", "lexical").exit_code == 2
 
 
+def test_a_span_file_without_traces_is_an_error_unless_allowed(tmp_path):
+    spans = tmp_path / "spans.json"
+    spans.write_text('{"resourceSpans": []}')
+    res = _audit(str(spans), "--from", "openinference", "-o", str(tmp_path / "out.jsonl"), "--judge", "lexical")
+    assert res.exit_code == 2 and "holds no traces" in res.output and "--allow-empty" in res.output, res.output
+    assert not (tmp_path / "out.jsonl").exists()
+    ok = _audit(str(spans), "--from", "openinference", "-o", str(tmp_path / "out.jsonl"), "--judge", "lexical",
+                "--allow-empty")
+    assert ok.exit_code == 0, ok.output
+
+
 # -- item 8: the console -----------------------------------------------------------------------------------------
 def test_piped_console_lines_are_whole_cut_with_an_ellipsis_and_name_records_from_1(tmp_path):
     long_claim = "The museum's west wing, " + "which was rebuilt after the fire, " * 8 + "opens at 10 am."

@@ -225,3 +225,25 @@ def test_one_llm_rate_limit_for_all_workers_and_the_response_cache(tmp_path, ser
     again = audit_dataset(ds, "llm", workers=2, batch_size=1, cache_path=str(cache), **options).take_all()
     assert len(server.requests) == calls  # every reply came from the cache
     assert [json.loads(r["result"])["usage"]["calls"] for r in again] == [0] * 4
+
+
+def test_first_hour_ray_engine_says_input_mistakes_once_for_the_whole_input(tmp_path):
+    """Issue 42 item 4 with --engine ray: a missing column and an empty input are one error (exit 2), as with the
+    local engine, before any row is audited."""
+    out = tmp_path / "out.jsonl"
+    csv = tmp_path / "answers.csv"
+    csv.write_text("id,passage,response\n" + "".join(f"{i},The shop opens at 9.,It opens at 9.\n" for i in range(3)))
+    result = CliRunner().invoke(main, ["audit", str(csv), "-o", str(out), "--engine", "ray", "--judge", "lexical",
+                                       "-q"])
+    text = " ".join(result.output.split())
+    assert result.exit_code == 2 and text.count("error:") == 1, result.output
+    assert "the columns 'context' and 'answer' (columns found: id, passage, response)" in text
+    assert "--context-field and --answer-field" in text and not out.exists()
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    result = CliRunner().invoke(main, ["audit", str(empty), "-o", str(out), "--engine", "ray", "--judge", "lexical",
+                                       "-q"])
+    assert result.exit_code == 2 and "holds no records" in result.output, result.output
+    result = CliRunner().invoke(main, ["audit", str(empty), "-o", str(out), "--engine", "ray", "--judge", "lexical",
+                                       "-q", "--allow-empty"])
+    assert result.exit_code == 0 and out.read_text() == "", result.output

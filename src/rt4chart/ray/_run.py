@@ -22,12 +22,15 @@ import ray
 
 from ..batch import BatchSummary
 from ..errors import InputError
+from ..input_check import check_input, tabular
 from ..io import FieldMap
 from ..resume import completed_keys, is_parquet_output, row_key
 from ._audit import OUTPUT_SCHEMA, audit_dataset
-from ._read import read_records
+from ._read import read_records, row_of
 
 _TMP = ".tmp"
+#: the rows ``audit_files(check=True)`` reads to check the input as a whole
+CHECKED_ROWS = 1000
 
 
 def parquet_keys(folder: Path) -> tuple[set[str], int]:
@@ -91,16 +94,26 @@ def audit_files(
     batch_size: int = 16,
     rows_per_file: int = 20_000,
     on_rows: Optional[Callable[[int], None]] = None,
+    check: bool = False,
+    allow_empty: bool = False,
     **audit_options: Any,
 ) -> BatchSummary:
     """Audit the input file or folder ``input_path`` (``read_records``) with ``audit_dataset`` on the connected
     Ray cluster and write one row per input row to ``output``: a JSONL file, or a Parquet folder
     (``is_parquet_output``; at most ``rows_per_file`` rows per file). Returns this run's counts (``skipped`` and
     ``previous_errors``: rows already in ``output`` when resuming); ``on_rows(n)`` is called after each batch of
-    ``n`` rows is written. Raises ``InputError`` for an unreadable input and for a Parquet folder that already holds
-    Parquet files when not resuming (nothing there is deleted)."""
+    ``n`` rows is written. ``check``: first check the input as a whole, as ``rt4chart audit`` does with the local
+    engine (``check_input`` on its first ``CHECKED_ROWS`` rows: an empty input unless ``allow_empty``, a required
+    field that no record has). Raises ``InputError`` for an unreadable input, for one that fails the check and for
+    a Parquet folder that already holds Parquet files when not resuming (nothing there is deleted)."""
     started = time.perf_counter()
     summary = BatchSummary()
+    records = read_records(input_path, fmt, rows_per_block=batch_size)
+    total = records.count()
+    if check:
+        first = [row_of(r) for r in records.take(CHECKED_ROWS)] if total else []
+        check_input(first, fields, input_path, allow_empty=allow_empty, columns=tabular(input_path, fmt),
+                    first=total > len(first))
     parquet = is_parquet_output(output)
     path = Path(output.rstrip("/")) if parquet else Path(output)
     if parquet:
@@ -111,8 +124,6 @@ def audit_files(
         done, summary.previous_errors = parquet_keys(path) if resume else (set(), 0)
     else:
         done, summary.previous_errors = completed_keys(path) if resume else (set(), 0)
-    records = read_records(input_path, fmt, rows_per_block=batch_size)
-    total = records.count()
     out = audit_dataset(records, judge, id=fields.id, context=fields.context, question=fields.question,
                         answer=fields.answer, task=fields.task, workers=workers, batch_size=batch_size, done=done,
                         **audit_options)
