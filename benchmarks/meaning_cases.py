@@ -1,6 +1,6 @@
 """The 19 hand-made meaning-level cases (quantifier, paraphrased negation, antonym, role swap, wrong entity, temporal
-order, entailed paraphrase, and claims the context says nothing about), one place for the verifier's acceptance test
-(``tests/judges/test_verifier_cases.py``) and the local-LLM benchmark (``benchmarks/local_llm.py``).
+order, entailed paraphrase, and claims the context says nothing about), read by the local-LLM benchmark
+(``benchmarks/local_llm.py``).
 
 They were written from the meaning of the sentences, not from any model's outputs, and are reported, never tuned to.
 None is a one-edit copy of its context (the test checks), so each contradiction needs a reader of meaning.

@@ -39,12 +39,11 @@ def judge_options(f: Any, *, audit_settings: bool = True) -> Any:
     ``audit_settings`` the options named in ``AUDIT_SETTINGS`` are left out."""
     opts = [
         click.option("--judge", "judge_name",
-                     type=click.Choice(["auto", "lexical", "local", "llm", "verifier", "hybrid"]),
+                     type=click.Choice(["auto", "lexical", "local", "llm", "hybrid"]),
                      default="auto", show_default=True, help="auto = LLM if --base-url/--model or RT4CHART_BASE_URL "
-                     "is set, else the trained offline judge if installed, else lexical; verifier = the NLI claim "
-                     "verifier (--model-dir: its model folder); hybrid = the offline judge and one-token verdicts "
-                     "of the LLM of --gguf or --base-url/--model on every claim, combined (auto picks it with "
-                     "--gguf)."),
+                     "is set, else the trained offline judge if installed, else lexical; hybrid = the offline judge "
+                     "and one-token verdicts of the LLM of --gguf or --base-url/--model on every claim, combined "
+                     "(auto picks it with --gguf)."),
         click.option("--window", "-W", type=int, default=25, show_default=True, help="chunk size W in sentences"),
         click.option("--overlap", "-O", type=int, default=10, show_default=True, help="chunk overlap O (< W)"),
         click.option("--no-global", is_flag=True, help="skip global verification (local labels are final)"),
@@ -82,8 +81,8 @@ def judge_options(f: Any, *, audit_settings: bool = True) -> Any:
                      help="hybrid judge: a combination card you fitted (python -m "
                      "rt4chart_training.hybrid_combination; default: the shipped one)"),
         click.option("--model-dir", type=click.Path(exists=True, file_okay=False), default=None,
-                     help="local judge: a models folder you trained (the training scripts' --out-dir); verifier: "
-                     "a folder of python3 -m rt4chart_training.verifier.export (default: the shipped one)"),
+                     help="local judge: a models folder you trained (the training scripts' --out-dir; default: the "
+                     "shipped one)"),
         click.option("--calibration", type=click.Path(exists=True, dir_okay=False), default=None,
                      help="a calibration of this judge for your data (rt4chart calibrate): re-decides each answer "
                      "at its threshold and gives its calibrated probability as risk"),

@@ -98,7 +98,7 @@ def audit_frame(df: Any, *, id: str = "id", context: str = "context", question: 
 
     ``id``, ``context``, ``question``, ``answer`` and ``task`` name the columns holding each field (a missing
     question or task column means none). ``judge`` is a judge name (``auto``, ``lexical``, ``local``, ``llm``,
-    ``verifier``) or a Judge object; ``audit_options`` go to ``rt4chart.judges.registry.build_auditor`` for a name
+    ``hybrid``) or a Judge object; ``audit_options`` go to ``rt4chart.judges.registry.build_auditor`` for a name
     (``window``, ``overlap``, ``base_url``, ``model``, ...) or to ``Auditor`` for an object. A row that cannot be
     audited (a missing field, a duplicate id, a judge failure) gets None results and an ``error`` naming the record
     and the field. Raises ``MissingDependencyError`` without pandas, ``ConfigError`` for bad options or a result

@@ -12,8 +12,7 @@ written into the installed package's models folder (``rt4chart.judges.local.mode
 (the claim label and the context-grouped folds every stage shares), ``local_judge_rows`` and ``local_judge_onnx``
 (the training rows, validation metrics and ONNX export of ``train_local_judge``), ``tagger_data``, ``tagger_model`` and
 ``tagger_export`` (the tagger's encodings, model and export, run by ``train_local_tagger``), ``tagger_graph`` (the
-tagger's ONNX rewrites and quantization), ``verifier`` (the NLI claim verifier's training pairs, training, export and
-evaluation: ``python3 -m rt4chart_training.verifier.<module>``), and ``experiments`` (measurements that choose or
+tagger's ONNX rewrites and quantization), and ``experiments`` (measurements that choose or
 check a setting; they train nothing). Training needs scikit-learn and onnx (the ``dev`` extra); the tagger's
 ``train`` and ``oof`` stages need torch and transformers too.
 """

@@ -6,8 +6,6 @@
 - ``EvidenceIndex``: the sentences of one evidence text with their word keys and numbers, built once per text and
   passed to whoever reads it;
 - ``assess`` -> ``Assessment`` (threshold-free), decided by ``rule_of`` under ``Thresholds`` into a ``Rule``;
-- ``premise_sentences`` / ``premise_text``: the sentences of an index a claim is checked against (a verifier's
-  premise);
 - ``one_edit`` -> ``Edit``: a claim that copies an evidence sentence but for one edit that changes what it says,
   read against ``EditSentences`` (``EvidenceIndex.edits``).
 
@@ -22,7 +20,6 @@ from .claims import (
 from .edit_words import EditSentences, rivals
 from .edits import Edit, one_edit
 from .index import EvidenceIndex
-from .premise import premise_sentences, premise_text
 from .words import (
     NEGATIONS, NUMBER, NUMBER_WORDS, STOPWORDS, TOKEN, capitalised_names, clean_number, content_word_map,
     content_words, has_negation, numbers, stem, tokens,
@@ -32,6 +29,6 @@ __all__ = [
     "Assessment", "CAMEL", "ClaimReading", "Edit", "EditSentences", "EvidenceIndex", "Kind", "NEGATIONS", "NUMBER",
     "NUMBER_WORDS", "Rule", "STOPWORDS", "TOKEN", "Thresholds", "assess", "capitalised_names", "claim_numbers",
     "clean_number", "content_forms", "content_word_map", "content_words", "has_negation", "is_preamble", "is_remark",
-    "negated", "normalised_numbers", "numbers", "one_edit", "premise_sentences", "premise_text", "question_keys",
+    "negated", "normalised_numbers", "numbers", "one_edit", "question_keys",
     "read_claim", "rivals", "rule_of", "stem", "tokens", "word_key",
 ]

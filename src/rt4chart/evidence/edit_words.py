@@ -92,7 +92,7 @@ _CONTRAST_WORDS = CONTRASTS.words
 
 def rivals(word: str) -> frozenset[str]:
     """The words that may stand where ``word`` stands, saying otherwise (``CONTRASTS``; empty for a word of no
-    class): read by the verifier's synthetic antonym pairs and the typed edits."""
+    class): read by the typed edits."""
     return CONTRASTS.rivals(word.lower())
 
 

@@ -3,8 +3,8 @@
 Library users inject judge objects directly; this table exists so that ``--judge NAME`` can be resolved.
 ``auto`` picks the best judge available offline: the trained local judge when its model is installed, else
 the lexical judge — or the LLM judge when a model endpoint is configured (``base_url`` or ``model`` given).
-``verifier`` (the NLI claim verifier, ``rt4chart.judges.verifier``) and ``hybrid`` (the local judge with an LLM for
-the claims that need meaning, ``rt4chart.judges.hybrid``) are chosen by name only.
+``hybrid`` (the local judge with one-token verdicts of an LLM on every claim, ``rt4chart.judges.hybrid``) is chosen
+by name only.
 ``build_auditor`` is what the CLI (``audit``, ``eval run``, ``diagnose``) and the server call. Nothing here reads
 environment variables: the CLI and the server read them at their edge and pass them as options.
 """
@@ -25,7 +25,7 @@ from .base import Judge
 if TYPE_CHECKING:
     from ..llm.backend import ChatBackend
 
-JUDGES = ("auto", "lexical", "local", "llm", "verifier", "hybrid")
+JUDGES = ("auto", "lexical", "local", "llm", "hybrid")
 #: the request timeout (seconds) of the hybrid judge on a llama.cpp server: one long document on a CPU takes minutes
 HYBRID_LOCAL_TIMEOUT = 600.0
 #: the judges that read the local judge's options (--threshold, --no-tagger, --model-dir)
@@ -46,14 +46,13 @@ def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
     """Build ``(judge, decomposer)`` for a judge name; ``decomposer`` is None when the rule decomposer applies.
 
     Options: for ``lexical``: ``support``, ``match``; for ``local``: ``threshold``, ``no_tagger``, ``model_dir`` (a
-    models folder written by the training scripts' ``--out-dir``; default: the shipped one); for ``verifier``:
-    ``model_dir`` (a folder written by ``python3 -m rt4chart_training.verifier.export``; default: the shipped one);
-    for ``llm``: the fields of ``rt4chart.judges.llm.LLMSettings`` (``base_url``, ``model``, ``prompt_version``, ...);
+    models folder written by the training scripts' ``--out-dir``; default: the shipped one); for ``llm``: the
+    fields of ``rt4chart.judges.llm.LLMSettings`` (``base_url``, ``model``, ``prompt_version``, ...);
     for ``hybrid``: the local judge's and the LLM's endpoint options (its prompts are its own: one-token verdicts),
     ``floor`` (claims the local judge scores under it are not asked) and ``combination`` (a card path); ``backend``, a
     ``ChatBackend`` to use instead of the one the settings describe (the cost estimate's, which calls no model); and
     ``limiter`` (a request pacer shared with other processes, ``rt4chart.llm.backend.Limiter``; the Ray engine's).
-    ``threads`` sizes the onnxruntime pool of the local judge's tagger and of the verifier (default: the CPU
+    ``threads`` sizes the onnxruntime pool of the local judge's tagger (default: the CPU
     count, at most 4; the Ray engine gives each worker as many as it has CPUs).
     """
     if name not in JUDGES:
@@ -70,8 +69,7 @@ def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
         raise ConfigError(f"a chat backend is used by the LLM judge only, but the judge here is {name}")
     # an option the chosen judge does not read is a mistake to report, not to ignore
     if name not in _LOCAL_OPTIONS:
-        local_only = (("threshold", "--threshold"), ("no_tagger", "--no-tagger"),
-                      *((("model_dir", "--model-dir"),) if name != "verifier" else ()))
+        local_only = (("threshold", "--threshold"), ("no_tagger", "--no-tagger"), ("model_dir", "--model-dir"))
         given = [flag for key, flag in local_only
                  if options.get(key) is not None and options.get(key) is not False]  # 0.0 == False
         if given:
@@ -94,10 +92,6 @@ def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
         return LexicalJudge(**kw), None
     if name == "local":
         return _local_judge(options), None
-    if name == "verifier":
-        from .verifier import VerifierJudge
-
-        return VerifierJudge(options.get("model_dir") or None, threads=options.get("threads")), None
     from .llm import LLMSettings, build_backend, build_llm
 
     known = {f.name for f in dataclasses.fields(LLMSettings)}
@@ -163,7 +157,7 @@ def build_auditor(
     bounds the records in flight and, for the LLM judge, the requests in flight.
     ``decomposition``: ``"rule"`` uses the offline rule decomposer with any judge; ``"sentence"`` or
     ``"holistic"`` choose the LLM decomposer (LLM judge only); None is the judge's default. ``judge_options`` go to
-    ``make_judge`` (local: ``threshold``, ``no_tagger``, ``model_dir``; verifier: ``model_dir``; LLM: ``base_url``,
+    ``make_judge`` (local: ``threshold``, ``no_tagger``, ``model_dir``; LLM: ``base_url``,
     ``model``, ``api_key``, ``cache``, ``cache_path`` and the other ``LLMSettings`` fields, and ``backend``: a
     ``ChatBackend`` in place of the settings' own). ``calibration``: a ``Calibration`` or the file ``rt4chart
     calibrate`` wrote, fitted on this judge's scores (``Auditor``'s argument). Raises ``ConfigError``

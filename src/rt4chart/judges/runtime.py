@@ -1,7 +1,6 @@
 """Loading the judges' model files: where they ship, an onnxruntime session on the CPU, and a ``tokenizers``
 tokenizer that encodes exactly what it is given (the MiniLM ``tokenizer.json`` ships with truncation and padding to
-128 turned on; our encoders build, cut and pad their inputs themselves). Used by the local judge's tagger and by the
-verifier."""
+128 turned on; our encoders build, cut and pad their inputs themselves). Used by the local judge's tagger."""
 
 from __future__ import annotations
 
