@@ -5,8 +5,8 @@
     python3 -m benchmarks.tagger_graph_variants --layers 4,3 --keep /tmp/tagger-variants
 
 From the repository root (``--fp32``'s default is relative to it). The fp32 graph is what
-``python3 -m rt4chart_training.train_local_tagger --stage export`` writes before fusing the attention and
-quantizing (the shipped build: ``rt4chart_training.tagger_graph`` fuses, cuts the last layer to the claim tokens' rows,
+``python3 -m training.train_local_tagger --stage export`` writes before fusing the attention and
+quantizing (the shipped build: ``training.tagger_graph`` fuses, cuts the last layer to the claim tokens' rows,
 then int8 per output channel). From it, this builds: the shipped build without the row cut (shipped in sessions 6
 and 7), int8 per tensor without the fusion (the build shipped until session 6), per-channel int8 without it, the
 fused graph with int8 per tensor, unsigned int8 weights, int8 with the feed-forward output layers left in fp32, and
@@ -31,7 +31,7 @@ import numpy as np
 
 from rt4chart.judges.local import model_dir
 from rt4chart.judges.local.tagger import ROWS_INPUT, TAGGER_MODEL
-from rt4chart_training.tagger_graph import fuse_file, quantize, quantize_as_shipped, rows_file
+from training.tagger_graph import fuse_file, quantize, quantize_as_shipped, rows_file
 
 
 def session(model, threads: int):
@@ -112,8 +112,8 @@ def shallow(layers: int, folder: Path) -> Path:
     shipped tagger is: its cost per pass is that of a tagger trained with ``--layers`` (the weights do not change
     the arithmetic)."""
     import torch
-    from rt4chart_training.tagger_export import onnx_export
-    from rt4chart_training.tagger_model import build_model
+    from training.tagger_export import onnx_export
+    from training.tagger_model import build_model
 
     model = build_model(argparse.Namespace(base_model="", layers=layers), torch, attention="eager").eval()
     x = torch.ones(1, 64, dtype=torch.long)
@@ -140,7 +140,7 @@ def main() -> None:
                     "(what train_local_tagger --layers would train; needs torch and transformers)")
     args = ap.parse_args()
     if not args.fp32.exists():
-        sys.exit(f"{args.fp32}: no fp32 tagger graph (rt4chart_training.train_local_tagger --stage export "
+        sys.exit(f"{args.fp32}: no fp32 tagger graph (training.train_local_tagger --stage export "
                  "writes it)")
     import onnx
     from onnxruntime.quantization import QuantType

@@ -1,7 +1,11 @@
 """The repository's shape: small runtime modules, no import-path edits (the training code is a package run with
-``python -m``; benchmarks and tests import installed packages)."""
+``python -m`` from the repository root; benchmarks and tests import installed packages), and a wheel that ships the
+runtime package only."""
 
 import ast
+import subprocess
+import sys
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,5 +31,17 @@ def _edits_sys_path(path: Path) -> bool:
 
 
 def test_nothing_edits_sys_path():
-    assert [str(p.relative_to(ROOT)) for p in _python_files("src", "scripts", "benchmarks", "tests")
+    assert [str(p.relative_to(ROOT)) for p in _python_files("src", "training", "scripts", "benchmarks", "tests")
             if _edits_sys_path(p)] == []
+
+
+def test_the_wheel_ships_the_runtime_package_only(tmp_path):
+    """``pip install .`` installs ``rt4chart`` and its data, no training or experiment code (``training/`` sits
+    beside ``src/``, outside what the wheel packs)."""
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", str(ROOT), "-w",
+                    str(tmp_path)], check=True, cwd=tmp_path)
+    [wheel] = tmp_path.glob("rt4chart-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert {n.split("/")[0] for n in names} == {"rt4chart", wheel.name.split("-py")[0] + ".dist-info"}
+    assert "rt4chart/judges/models/local_judge.json" in names and "rt4chart/evidence/data/lexicon.txt" in names
+    assert not [n for n in names if "training" in n or "experiments" in n]

@@ -79,7 +79,7 @@ def judge_options(f: Any, *, audit_settings: bool = True) -> Any:
                      "0: every claim is asked)"),
         click.option("--combination", type=click.Path(exists=True, dir_okay=False), default=None,
                      help="hybrid judge: a combination card you fitted (python -m "
-                     "rt4chart_training.hybrid_combination; default: the shipped one)"),
+                     "training.hybrid_combination; default: the shipped one)"),
         click.option("--model-dir", type=click.Path(exists=True, file_okay=False), default=None,
                      help="local judge: a models folder you trained (the training scripts' --out-dir; default: the "
                      "shipped one)"),

@@ -1,7 +1,7 @@
-"""rt4chart_training.splits: the claim label and the context-grouped split every training stage shares."""
+"""training.splits: the claim label and the context-grouped split every training stage shares."""
 
 from rt4chart.types import Span
-from rt4chart_training.splits import claim_is_hallucinated, covered, split_groups
+from training.splits import claim_is_hallucinated, covered, split_groups
 
 
 def test_a_claim_is_hallucinated_when_gold_covers_a_quarter_of_it_or_12_characters():
@@ -28,7 +28,7 @@ def test_groups_split_into_a_seeded_validation_slice_and_folds():
 
 
 def test_the_validation_slice_is_the_one_the_shipped_local_judge_held_out():
-    from rt4chart_training.splits import VALIDATION_FRAC, VALIDATION_SEED, shipped_card
+    from training.splits import VALIDATION_FRAC, VALIDATION_SEED, shipped_card
 
     card = shipped_card()
     assert (card["seed"], card["val_frac"]) == (VALIDATION_SEED, VALIDATION_FRAC)

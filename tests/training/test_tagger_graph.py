@@ -1,4 +1,4 @@
-"""rt4chart_training.tagger_graph: the attention fusion that the tagger's export applies before quantizing."""
+"""training.tagger_graph: the attention fusion that the tagger's export applies before quantizing."""
 
 import numpy as np
 import onnx
@@ -6,7 +6,7 @@ import onnxruntime as ort
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from rt4chart_training.tagger_graph import fuse_attention, last_layer_rows
+from training.tagger_graph import fuse_attention, last_layer_rows
 
 HEADS, DIM = 2, 4
 HIDDEN = HEADS * DIM

@@ -1,4 +1,4 @@
-"""Every module of rt4chart_training runs as ``python3 -m rt4chart_training.<name>``: each imports and answers
+"""Every module of training runs as ``python3 -m training.<name>``: each imports and answers
 ``--help`` (a stale import of the runtime package would fail here, not in the middle of a training run)."""
 
 import importlib
@@ -7,18 +7,18 @@ import sys
 
 import pytest
 
-import rt4chart_training
-import rt4chart_training.experiments
+import training
+import training.experiments
 
-LIBRARIES = {"rt4chart_training.local_judge_onnx", "rt4chart_training.local_judge_rows", "rt4chart_training.splits",
-             "rt4chart_training.hybrid_fit",
-             "rt4chart_training.tagger_data", "rt4chart_training.tagger_export", "rt4chart_training.tagger_graph",
-             "rt4chart_training.tagger_model"}  # helpers, no command line
+LIBRARIES = {"training.local_judge_onnx", "training.local_judge_rows", "training.splits",
+             "training.hybrid_fit",
+             "training.tagger_data", "training.tagger_export", "training.tagger_graph",
+             "training.tagger_model"}  # helpers, no command line
 
 
 def commands() -> list[str]:
     names = []
-    for package in (rt4chart_training, rt4chart_training.experiments):
+    for package in (training, training.experiments):
         for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
             if not info.ispkg and info.name not in LIBRARIES:
                 names.append(info.name)
@@ -27,19 +27,19 @@ def commands() -> list[str]:
 
 def test_the_package_holds_the_training_and_experiment_modules():
     assert commands() == [
-        "rt4chart_training.device_tagger",
-        "rt4chart_training.edit_lexicon",
-        "rt4chart_training.experiments.claim_calibration",
-        "rt4chart_training.experiments.hand_cases",
-        "rt4chart_training.experiments.nli_entailed",
-        "rt4chart_training.experiments.one_edit_fires",
-        "rt4chart_training.experiments.semantic_cascade",
-        "rt4chart_training.experiments.tune_lexical_judge",
-        "rt4chart_training.experiments.validation_variants",
-        "rt4chart_training.fit_default_gate",
-        "rt4chart_training.hybrid_combination",
-        "rt4chart_training.train_local_judge",
-        "rt4chart_training.train_local_tagger",
+        "training.device_tagger",
+        "training.edit_lexicon",
+        "training.experiments.claim_calibration",
+        "training.experiments.hand_cases",
+        "training.experiments.nli_entailed",
+        "training.experiments.one_edit_fires",
+        "training.experiments.semantic_cascade",
+        "training.experiments.tune_lexical_judge",
+        "training.experiments.validation_variants",
+        "training.fit_default_gate",
+        "training.hybrid_combination",
+        "training.train_local_judge",
+        "training.train_local_tagger",
     ]
 
 

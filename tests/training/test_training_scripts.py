@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from rt4chart.judges import local
-from rt4chart_training import device_tagger, train_local_judge
+from training import device_tagger, train_local_judge
 
 
 def test_semantic_training_without_the_taggers_out_of_fold_probabilities_says_how_to_make_them(tmp_path):

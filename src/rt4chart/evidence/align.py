@@ -15,7 +15,7 @@ a whole sentence word for word; these need only the clause's content words, and 
   claim's name stands elsewhere in the evidence (a swap), baseless when it stands nowhere.
 
 How often each fires on RAGTruth train and validation, and how often on a gold hallucination:
-``python3 -m rt4chart_training.experiments.one_edit_fires --typed`` (docs/results/typed_edits.md)."""
+``python3 -m training.experiments.one_edit_fires --typed`` (docs/results/typed_edits.md)."""
 
 from __future__ import annotations
 

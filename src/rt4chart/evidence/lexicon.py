@@ -1,5 +1,5 @@
 """The typed-edit lexicon: classes of words that exclude each other in one place (antonyms, incompatible siblings),
-shipped as ``data/lexicon.txt`` (derived from WordNet 3.0 by ``python3 -m rt4chart_training.edit_lexicon``, with a
+shipped as ``data/lexicon.txt`` (derived from WordNet 3.0 by ``python3 -m training.edit_lexicon``, with a
 few domain words; WordNet's licence is ``data/WORDNET_LICENSE``), merged with the hand-made closed classes of
 ``edit_words._CONTRASTS`` into one reading (``Contrasts``)."""
 

@@ -10,7 +10,7 @@
     ['accept', 'verify']
 
 Gates are scikit-learn estimators (:class:`RAGScopeZ`, :class:`RAGScopeC`, :class:`RAGScopeE`); the package ships a
-RAGScope-E gate fitted on the RAGTruth train split (``python3 -m rt4chart_training.fit_default_gate`` rebuilds
+RAGScope-E gate fitted on the RAGTruth train split (``python3 -m training.fit_default_gate`` rebuilds
 it), used by :func:`risk_scores` and by ``rt4chart audit --gate-accept``. The paper's leakage-controlled evaluation
 of the gates is :mod:`rt4chart.eval.ragscope` (``rt4chart triage eval``).
 """
@@ -62,7 +62,7 @@ def load_default_gate() -> RAGScopeE:
     if not ref.is_file():
         raise ConfigError(
             f"the default gate {DEFAULT_GATE_FILE} is missing from the installation; "
-            "rebuild it with: python3 -m rt4chart_training.fit_default_gate"
+            "rebuild it with: python3 -m training.fit_default_gate"
         )
     with resources.as_file(ref) as path:
         gate = load_gate(path)

@@ -3,7 +3,7 @@ judge's score and features. The first gives each claim its risk of being halluci
 found hallucinated, its probability of being contradicted rather than baseless.
 
 The coefficients, the threshold and how they were fitted are a model card, ``models/hybrid_combination.json``,
-written by ``python -m rt4chart_training.hybrid_combination`` (docs/results/hybrid.md says on what and what it
+written by ``python -m training.hybrid_combination`` (docs/results/hybrid.md says on what and what it
 measures). Reading a card needs nothing but the standard library.
 """
 
@@ -94,6 +94,6 @@ class Combination:
                        version=str(card["version"]), card=card)
         except FileNotFoundError:
             raise ConfigError(f"no hybrid combination card at {path}; fit one with "
-                              "python -m rt4chart_training.hybrid_combination") from None
+                              "python -m training.hybrid_combination") from None
         except (KeyError, TypeError, ValueError) as exc:
             raise ConfigError(f"the hybrid combination card {path} is not valid ({exc!r})") from None

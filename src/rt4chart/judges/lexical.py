@@ -23,7 +23,7 @@ claims that combine facts or a record's fields) and decides, in this order:
 
 Claims are decided one by one, but the answer label is their AND-join over ~9 claims per answer, so each claim
 decision must be conservative: the defaults were chosen on the RAGTruth train split by
-``python -m rt4chart_training.experiments.tune_lexical_judge`` (docs/results/lexical.md).
+``python -m training.experiments.tune_lexical_judge`` (docs/results/lexical.md).
 
 The evidence work (index, assessment, rules, one-edit copies) is ``rt4chart.evidence``; this module turns its
 ``Rule`` into a ``Judgment``. ``Judgment.score`` is the claim's hallucination risk in [0, 1] (1 - weighted

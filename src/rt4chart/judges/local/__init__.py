@@ -1,5 +1,5 @@
 """The trained offline judge (``--judge local``; the default when no LLM is configured): two tree ensembles run
-with onnxruntime, trained on the RAGTruth train split only by ``python -m rt4chart_training.train_local_judge``.
+with onnxruntime, trained on the RAGTruth train split only by ``python -m training.train_local_judge``.
 
 For each claim, every word gets a feature row (``rt4chart.judges.local.features``: is it, its stem, its bigrams found in
 the evidence; is it a number or a name; how well the best evidence sentences cover the claim; the lexical judge's

@@ -13,7 +13,7 @@ Each word token of the claim gets a feature row of three parts:
   ``rule_of`` applies at the lexical judge's default thresholds) and the claim's own length and position;
 - **record**: the shape of the evidence (length, sentences, how table-like it is) and of the question.
 
-The same function builds the training rows (``python -m rt4chart_training.train_local_judge``) and the inference rows,
+The same function builds the training rows (``python -m training.train_local_judge``) and the inference rows,
 so the model sees at run time exactly what it saw in training. ``FEATURES`` names the columns (``CLAIM_MODEL_FEATURES``
 those of the claim model's rows, ``claim_matrix``), and each group of columns is written where its names stand;
 ``VERSION`` changes whenever a feature changes meaning, and a model trained on another version is refused. The evidence

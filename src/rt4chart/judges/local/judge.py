@@ -125,7 +125,7 @@ class LocalJudge:
         d = Path(directory) if directory else model_dir()
         if not is_available(d):
             raise ConfigError(f"no trained local judge model in {d}; train one with "
-                              "python -m rt4chart_training.train_local_judge or use --judge lexical")
+                              "python -m training.train_local_judge or use --judge lexical")
         self._models = load(str(d), threads)
         card = self._models.card
         #: the semantic stage (the tagger) runs at global verification when its model is present

@@ -118,7 +118,7 @@ class Models:
         if self.card.get("feature_version") != F.VERSION or self.card.get("word_features") != list(F.FEATURES):
             raise ConfigError(f"the local judge model in {directory} was trained on feature version "
                               f"{self.card.get('feature_version')}, this rt4chart computes version {F.VERSION}; "
-                              "retrain it with python -m rt4chart_training.train_local_judge")
+                              "retrain it with python -m training.train_local_judge")
         opts = ort.SessionOptions()
         # the trees take one thread whatever ``threads`` says (it sizes the tagger's pool): a few hundred rows are not
         # worth a pool, and a second pool spinning beside the tagger's slows every tagger call on a small machine
@@ -139,7 +139,7 @@ class Models:
             return session(name)
 
         self.words, self.claims = session(WORD_MODEL), session(CLAIM_MODEL)
-        self.calibrator = named(self.card, "calibrator", CALIBRATOR, "python -m rt4chart_training.train_local_judge")
+        self.calibrator = named(self.card, "calibrator", CALIBRATOR, "python -m training.train_local_judge")
         # the semantic stage, when its files (and the tokenizers package) are present; the tagger itself loads on
         # first use (``tagger``)
         self.has_tagger = False
@@ -156,10 +156,10 @@ class Models:
                                                                                           *T.WORD_COLUMNS]:
                 raise ConfigError(f"the local judge's semantic stage in {directory} was trained on feature version "
                                   f"{trees.get('feature_version')}, this rt4chart computes version {F.VERSION}; "
-                                  "retrain it with python -m rt4chart_training.train_local_judge --semantic")
+                                  "retrain it with python -m training.train_local_judge --semantic")
             self.has_tagger = True
             self.words_t, self.claims_t = session(WORD_MODEL_T), session(CLAIM_MODEL_T)
-            retrain = "python -m rt4chart_training.train_local_judge --semantic"
+            retrain = "python -m training.train_local_judge --semantic"
             self.calibrator_t = named(trees, "calibrator", CALIBRATOR_T, retrain)
             self.spans_t = named(trees, "span_model", SPAN_MODEL_T, retrain)
 

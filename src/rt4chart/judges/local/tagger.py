@@ -1,5 +1,5 @@
 """The local judge's semantic stage: a MiniLM token tagger (fine-tuned from all-MiniLM-L6-v2 on RAGTruth train by
-``python -m rt4chart_training.train_local_tagger``) that reads the evidence and the claims in one 512-token window and
+``python -m training.train_local_tagger``) that reads the evidence and the claims in one 512-token window and
 gives every claim token P(inside a hallucinated span). The tree models only see which words occur in the evidence; the
 tagger reads how they are put together, which is what a claim recombining true words into a false relation needs.
 
@@ -10,7 +10,7 @@ Claim tokens beyond the window get no probability (``nan``); the trees alone dec
 
 Runtime: onnxruntime and ``tokenizers`` (core dependencies). The model file is int8 (dynamic quantization, per output
 channel), each layer's attention one ``com.microsoft.MultiHeadAttention`` node, and the last layer computed for the
-claim tokens only (their positions are an input; ``rt4chart_training.tagger_graph``).
+claim tokens only (their positions are an input; ``training.tagger_graph``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Measurements behind the shipped settings, on RAGTruth train's validation slice or on an eval run (never tuned on
 test); each prints a table and changes nothing. Run from the repository root as
-``python3 -m rt4chart_training.experiments.<name>`` (``--help`` for the options):
+``python3 -m training.experiments.<name>`` (``--help`` for the options):
 
 - ``validation_variants``: the default local judge, or a variant of it, through the full pipeline;
 - ``semantic_cascade``: how often the local judge's tagger can be skipped;

@@ -2,7 +2,7 @@
 decisions of the trees alone, of the semantic stage, and of the cascade that runs the tagger only when the trees
 alone put some claim at or above ``lo`` (their calibrator's answer risk; or a rule fires), for several ``lo``.
 
-    python3 -m rt4chart_training.experiments.semantic_cascade        # about 2.5 minutes on 2 threads
+    python3 -m training.experiments.semantic_cascade        # about 2.5 minutes on 2 threads
 
 Claims come from the rule decomposer and are read against the whole context, as at global verification.
 Chooses nothing by itself: ``rt4chart.judges.local.rules.SKIP_TAGGER_BELOW`` was set from its output.

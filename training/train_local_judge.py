@@ -1,8 +1,8 @@
 """Train the offline judge (rt4chart.judges.local) on the RAGTruth train split only and export it to ONNX.
 
-    python3 -m rt4chart_training.train_local_judge             # prepare -> word, claim, calibrator models
+    python3 -m training.train_local_judge             # prepare -> word, claim, calibrator models
                                                                # -> thresholds -> export
-    python3 -m rt4chart_training.train_local_judge --semantic  # the same, for the pair that also reads the tagger
+    python3 -m training.train_local_judge --semantic  # the same, for the pair that also reads the tagger
 
 Run from the repository root: the caches default to ``.cache/local_judge`` and ``.cache/local_tagger`` there, and
 the models are written into the shipped models folder (``rt4chart.judges.local.model_dir()``) unless ``--out-dir``
@@ -107,7 +107,7 @@ def prepare(args) -> dict:
 
 def tagger_column(data: dict, records, args) -> np.ndarray:
     """The tagger's P(hallucinated) of every word row (``nan`` beyond its window): out-of-fold for train rows
-    (``python3 -m rt4chart_training.train_local_tagger --stage oof``, the same folds), the shipped ONNX tagger's
+    (``python3 -m training.train_local_tagger --stage oof``, the same folds), the shipped ONNX tagger's
     for validation rows, as the judge computes it at run time. Cached."""
     tagger_version = json.loads((Path(args.out_dir) / TAGGER_CARD).read_text())["version"]
     cache = Path(args.cache_dir) / f"tagger-col-v{F.VERSION}-{args.seed}-{tagger_version}.npz"
@@ -117,7 +117,7 @@ def tagger_column(data: dict, records, args) -> np.ndarray:
     if not oof_file.exists():
         raise SystemExit(f"{oof_file} is missing: the semantic pair learns from the tagger's out-of-fold "
                          "probabilities, which are not in the repository. Make them with `python3 -m "
-                         "rt4chart_training.train_local_tagger --stage prepare` then `--stage oof` (about 4.5 "
+                         "training.train_local_tagger --stage prepare` then `--stage oof` (about 4.5 "
                          "minutes on one GPU, about 34 hours on 2 CPU threads), or pass --tagger-cache with a folder "
                          "holding them")
     t0 = time.time()
@@ -184,7 +184,7 @@ def main() -> None:
     ap.add_argument("--report-every", type=int, default=50, help="print validation metrics every N trees")
     ap.add_argument("--semantic", action="store_true",
                     help="train the semantic stage's pair instead: the same trees, also reading the tagger's word "
-                    "probabilities (needs rt4chart_training.train_local_tagger's oof and export stages first)")
+                    "probabilities (needs training.train_local_tagger's oof and export stages first)")
     ap.add_argument("--tagger-cache", default=str(Path(".cache") / "local_tagger"),
                     help="where the tagger's stages wrote its out-of-fold probabilities (default: %(default)s)")
     ap.add_argument("--cache-dir", default=str(Path(".cache") / "local_judge"),

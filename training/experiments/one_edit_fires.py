@@ -1,8 +1,8 @@
 """How often ``rt4chart.evidence.one_edit`` fires on RAGTruth train, and how often on a gold hallucination.
 
-    python3 -m rt4chart_training.experiments.one_edit_fires               # train outside the validation slice, 1 min
-    python3 -m rt4chart_training.experiments.one_edit_fires --validation  # the validation slice only
-    python3 -m rt4chart_training.experiments.one_edit_fires --typed       # the typed edits (evidence.align) too
+    python3 -m training.experiments.one_edit_fires               # train outside the validation slice, 1 min
+    python3 -m training.experiments.one_edit_fires --validation  # the validation slice only
+    python3 -m training.experiments.one_edit_fires --typed       # the typed edits (evidence.align) too
 
 Every answer is cut into claims by the rule decomposer and each claim is read against the whole context, as at
 global verification. Prints, per kind of edit (name, number word, closed-class word, added negation, dropped

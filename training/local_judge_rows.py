@@ -1,4 +1,4 @@
-"""The training rows and validation metrics of ``python -m rt4chart_training.train_local_judge``: claim-model rows
+"""The training rows and validation metrics of ``python -m training.train_local_judge``: claim-model rows
 built from word rows and word probabilities (answer aggregates within each record), span-model rows, each record's
 riskiest claim (the calibrator's rows), claim texts, and answer and span precision / recall / F1 at two thresholds,
 as the judge decides at run time."""

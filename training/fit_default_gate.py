@@ -1,6 +1,6 @@
 """Rebuild the shipped RAGScope-E gate: fit on the RAGTruth train split (15,090 answers, all three tasks).
 
-    python3 -m rt4chart_training.fit_default_gate [--data-root DIR] [--out FILE]
+    python3 -m training.fit_default_gate [--data-root DIR] [--out FILE]
 
 ``--out`` defaults to the shipped gate in the installed package (``rt4chart/gate/models/ragscope_e.v1.npz``, the
 repository's ``src/rt4chart/gate/models`` with an editable install).
@@ -43,7 +43,7 @@ def main() -> None:
         "data": "RAGTruth train split (wandb/RAGTruth-processed layout), all tasks",
         "n_records": len(X),
         "positive_rate": round(float(y.mean()), 4),
-        "script": "python3 -m rt4chart_training.fit_default_gate",
+        "script": "python3 -m training.fit_default_gate",
     }
     path = save_gate(gate, args.out, provenance=provenance)
     print(

@@ -1,7 +1,7 @@
 """Rebuild the typed-edit lexicon (``src/rt4chart/evidence/data/lexicon.txt``) from WordNet 3.0::
 
     apt-get install -y wordnet-base                       # Debian: WordNet 3.0 in /usr/share/wordnet
-    python3 -m rt4chart_training.edit_lexicon [--wordnet /usr/share/wordnet] [--out PATH]
+    python3 -m training.edit_lexicon [--wordnet /usr/share/wordnet] [--out PATH]
 
 The lexicon is a list of classes of words that exclude each other in one place, one class a line, its groups of
 words that say the same separated by ``|`` (the format of ``rt4chart.evidence.edit_words._CONTRASTS``):
@@ -26,7 +26,10 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parents[1] / "rt4chart" / "evidence" / "data" / "lexicon.txt"
+import rt4chart.evidence
+
+#: the shipped lexicon, in the installed package (the repository's src/ with an editable install)
+OUT = Path(rt4chart.evidence.__file__).resolve().parent / "data" / "lexicon.txt"
 #: WordNet noun synsets whose direct (or second-level) one-word hyponyms exclude each other
 SIBLINGS = ("chromatic_color", "achromatic_color", "gregorian_calendar_month")
 #: hyponyms of those that do not exclude the others ("a pastel blue"), and words a sibling group must not hold:
@@ -167,7 +170,7 @@ def main() -> None:
     wn = Path(args.wordnet)
     lines = ["# Typed-edit lexicon: classes of words that exclude each other in one place; groups of one class",
              "# separated by '|', words of one group (saying the same) by spaces. Rebuilt by",
-             "# python3 -m rt4chart_training.edit_lexicon from WordNet 3.0 (see WORDNET_LICENSE beside this file:",
+             "# python3 -m training.edit_lexicon from WordNet 3.0 (see WORDNET_LICENSE beside this file:",
              "# WordNet 3.0 Copyright 2006 by Princeton University. All rights reserved.) and a few domain words.",
              "# antonyms (WordNet)"]
     lines += antonyms(wn)

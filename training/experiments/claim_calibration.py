@@ -1,9 +1,9 @@
 """Reliability table of a judge's claim scores against RAGTruth gold spans, from an ``rt4chart eval run`` folder.
 
     rt4chart eval run --dataset ragtruth --split test --judge local -o runs/local-ship -q
-    python3 -m rt4chart_training.experiments.claim_calibration runs/local-ship [--split test]
+    python3 -m training.experiments.claim_calibration runs/local-ship [--split test]
 
-A claim counts as gold-hallucinated by ``rt4chart_training.splits.claim_is_hallucinated`` (gold spans cover a
+A claim counts as gold-hallucinated by ``training.splits.claim_is_hallucinated`` (gold spans cover a
 quarter of its answer span or 12 characters: the rule the judge trains on). Prints claims, mean score and observed
 rate per score bin, and the expected calibration error (ECE) over those bins. Claims without a score (unverified)
 are left out.

@@ -1,7 +1,7 @@
 """Train the tagger's GPU stages in one call of a lent GPU machine (the ``device`` tool), and bring the results back.
 
 Run from the repository root (its ``.cache/`` and its working tree are what this reads and writes). The tagger's
-``train`` and ``oof`` stages (``python3 -m rt4chart_training.train_local_tagger``) take about 50 hours on this machine's
+``train`` and ``oof`` stages (``python3 -m training.train_local_tagger``) take about 50 hours on this machine's
 2 CPU threads and about 7 minutes on one H200. A GPU is lent to some tasks only, for 15 minutes of device time in
 all, and one call may carry at most 64 MiB of working tree and bring back at most 8 files of 16 MiB each. This
 script fits the stages into those limits:
@@ -14,7 +14,7 @@ script fits the stages into those limits:
 2. ``run`` (on the GPU machine, one call; the machine starts bare, so ``PYTHONPATH=src`` makes this package
    importable there without installing rt4chart, which these stages do not read)::
 
-       run(command="PYTHONPATH=src python3 -m rt4chart_training.device_tagger run --out $OUT",
+       run(command="PYTHONPATH=src python3 -m training.device_tagger run --out $OUT",
            carry=[".cache/device"], timeout_s=600)
 
    runs ``oof`` (the three out-of-fold fine-tunings, about 4.5 minutes), then ``train`` (the shipped fine-tuning,
@@ -25,8 +25,8 @@ script fits the stages into those limits:
    ``.cache/local_tagger`` (where ``train_local_tagger`` and ``train_local_judge --semantic`` look), and
    restores an emptied tagger file. Then, on CPU::
 
-       python3 -m rt4chart_training.train_local_tagger --stage export --out-dir DIR   # a copy of the models folder
-       python3 -m rt4chart_training.train_local_judge --semantic --out-dir DIR
+       python3 -m training.train_local_tagger --stage export --out-dir DIR   # a copy of the models folder
+       python3 -m training.train_local_judge --semantic --out-dir DIR
 
 Every stage also runs on CPU (``run --device cpu --limit 32 --epochs 1`` is a smoke test of the whole path).
 """
@@ -121,7 +121,7 @@ def pack(args) -> None:
 
     enc = Path(args.cache_dir) / f"enc-v{ENC_VERSION}-{args.seed}-{args.max_len}.npz"
     if not enc.exists():
-        raise SystemExit(f"{enc} is missing: run `python3 -m rt4chart_training.train_local_tagger --stage prepare` "
+        raise SystemExit(f"{enc} is missing: run `python3 -m training.train_local_tagger --stage prepare` "
                          "first (CPU, a few minutes)")
     out = Path(args.to)
     base = out / "minilm-fp16"
@@ -153,7 +153,7 @@ def pack(args) -> None:
         if total > CARRY_LIMIT:
             raise SystemExit("still over the limit: move other untracked files out of the working tree")
     rel = out.resolve().relative_to(Path.cwd()) if out.resolve().is_relative_to(Path.cwd()) else out
-    print('[pack] next: run(command="PYTHONPATH=src python3 -m rt4chart_training.device_tagger run --out $OUT", '
+    print('[pack] next: run(command="PYTHONPATH=src python3 -m training.device_tagger run --out $OUT", '
           f'carry=["{rel}"], timeout_s=600)')
 
 
@@ -163,7 +163,7 @@ def run(args) -> None:
     src, work = Path(args.from_dir), Path(args.work_dir)
     enc = f"enc-v{ENC_VERSION}-{args.seed}-{args.max_len}.npz"
     if not (src / enc).exists():
-        raise SystemExit(f"{src / enc} is missing: run `python3 -m rt4chart_training.device_tagger pack` here, and "
+        raise SystemExit(f"{src / enc} is missing: run `python3 -m training.device_tagger pack` here, and "
                          "carry its folder into the call")
     work.mkdir(parents=True, exist_ok=True)  # the stages write here, not into the carried folder
     shutil.copyfile(src / enc, work / enc)
@@ -192,7 +192,7 @@ def run(args) -> None:
         if stage not in results:
             raise SystemExit(f"--stages: unknown stage {stage!r} (oof, train)")
         t0 = time.time()
-        cmd = [sys.executable, "-u", "-m", "rt4chart_training.train_local_tagger", "--stage", stage] + common
+        cmd = [sys.executable, "-u", "-m", "training.train_local_tagger", "--stage", stage] + common
         say(f"[run] {' '.join(cmd)}")
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         for line in proc.stdout:

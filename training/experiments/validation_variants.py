@@ -1,11 +1,11 @@
 """The default local judge, or a variant of it, on the validation slice of RAGTruth train (the context-grouped 8%
 that no shipped model was fitted on), through the same pipeline and scoring as ``rt4chart eval run``.
 
-    python3 -m rt4chart_training.experiments.validation_variants -o runs/val-default   # 2.5 minutes on 2 threads
-    python3 -m rt4chart_training.experiments.validation_variants -o runs/val-384 --max-len 384
-    python3 -m rt4chart_training.experiments.validation_variants -o runs/val-hi50 --skip-above 0.5
-    python3 -m rt4chart_training.experiments.validation_variants -o runs/val-2min --second-window min
-    python3 -m rt4chart_training.experiments.validation_variants -o runs/val-pc \
+    python3 -m training.experiments.validation_variants -o runs/val-default   # 2.5 minutes on 2 threads
+    python3 -m training.experiments.validation_variants -o runs/val-384 --max-len 384
+    python3 -m training.experiments.validation_variants -o runs/val-hi50 --skip-above 0.5
+    python3 -m training.experiments.validation_variants -o runs/val-2min --second-window min
+    python3 -m training.experiments.validation_variants -o runs/val-pc \
         --tagger-model /tmp/tagger-int8-per-channel.onnx
 
 Prints answer and span precision / recall / F1 and the share of answers whose global pass ran the tagger. The

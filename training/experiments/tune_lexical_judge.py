@@ -8,7 +8,7 @@ rules. The score is answer-level F1 over the sample (AND-join: any contradicted/
 ties broken by span-level F1. Prints the table (best first) and the chosen values, which are the defaults in
 ``rt4chart.judges.lexical.LexicalJudge``.
 
-    nice -n 10 python3 -m rt4chart_training.experiments.tune_lexical_judge    # about a minute on one core
+    nice -n 10 python3 -m training.experiments.tune_lexical_judge    # about a minute on one core
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 a user would write to try the tool (a changed place, year, subject, ordinal, word, negation; and faithful
 paraphrases), each audited alone through the full pipeline.
 
-    python3 -m rt4chart_training.experiments.hand_cases                  # the default judge (local)
-    python3 -m rt4chart_training.experiments.hand_cases --judge lexical
+    python3 -m training.experiments.hand_cases                  # the default judge (local)
+    python3 -m training.experiments.hand_cases --judge lexical
 
 Prints each answer's claim labels and scores and whether the answer was flagged as its author meant, then the count
 of misses. The cases were written by hand in session 9; they are a smoke check of plain edits, not a benchmark

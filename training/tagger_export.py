@@ -125,6 +125,6 @@ def export(args, cache: Path) -> Path:
         "training": json.loads((Path(args.cache_dir) / f"tagger-{args.seed}.json").read_text()),
     })
     card_path.write_text(json.dumps(card, indent=2) + "\n")
-    print(f"[export] {target}, card {card_path}; next: python3 -m rt4chart_training.train_local_judge --semantic",
+    print(f"[export] {target}, card {card_path}; next: python3 -m training.train_local_judge --semantic",
           flush=True)
     return target

@@ -1,4 +1,4 @@
-"""``python -m rt4chart_training.hybrid_combination fit ROWS``: the two logistic models of the hybrid judge's
+"""``python -m training.hybrid_combination fit ROWS``: the two logistic models of the hybrid judge's
 combination card, their thresholds chosen on out-of-fold predictions, and the card written with its metrics."""
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Train the local judge's semantic stage (rt4chart.judges.local.tagger) on the RAGTruth train split only.
 
-    python3 -m rt4chart_training.train_local_tagger                # prepare -> train -> oof -> export (all stages)
-    python3 -m rt4chart_training.train_local_tagger --stage train --device cuda   # one stage (a GPU, if lent)
+    python3 -m training.train_local_tagger                # prepare -> train -> oof -> export (all stages)
+    python3 -m training.train_local_tagger --stage train --device cuda   # one stage (a GPU, if lent)
 
 Run from the repository root: the cache defaults to ``.cache/local_tagger`` there.
 
@@ -27,7 +27,7 @@ Stages:
 The stages' code: ``tagger_data`` (prepare), ``tagger_model`` (the model, its batches and scores), this module
 (train, oof and the command line), ``tagger_export`` (export) with ``tagger_graph``.
 
-Then ``python3 -m rt4chart_training.train_local_judge --semantic`` trains the tree pair of the semantic stage,
+Then ``python3 -m training.train_local_judge --semantic`` trains the tree pair of the semantic stage,
 which reads the tagger's probabilities beside the word features, and writes its thresholds into the tagger's card.
 
 Seeded (``--seed``). Runs on CPU (``--threads``) but slowly: 2 threads take about 18 s per batch of 16, so about
@@ -41,11 +41,11 @@ ms), and, built as shipped (the last layer for the claim rows only), 40.8 ms aga
 that the shipped files stay as they are::
 
     cp -r src/rt4chart/judges/models /tmp/l4 && cp .cache/local_tagger/enc-v2-13-512.npz .cache/l4/
-    python3 -m rt4chart_training.train_local_tagger --stage train --layers 4 --cache-dir .cache/l4 --device cuda
-    python3 -m rt4chart_training.train_local_tagger --stage oof --layers 4 --cache-dir .cache/l4 --device cuda
-    python3 -m rt4chart_training.train_local_tagger --stage export --layers 4 --cache-dir .cache/l4 --out-dir /tmp/l4
-    python3 -m rt4chart_training.train_local_judge --semantic --tagger-cache .cache/l4 --out-dir /tmp/l4
-    python3 -m rt4chart_training.experiments.validation_variants -o runs/val-l4 --model-dir /tmp/l4
+    python3 -m training.train_local_tagger --stage train --layers 4 --cache-dir .cache/l4 --device cuda
+    python3 -m training.train_local_tagger --stage oof --layers 4 --cache-dir .cache/l4 --device cuda
+    python3 -m training.train_local_tagger --stage export --layers 4 --cache-dir .cache/l4 --out-dir /tmp/l4
+    python3 -m training.train_local_judge --semantic --tagger-cache .cache/l4 --out-dir /tmp/l4
+    python3 -m training.experiments.validation_variants -o runs/val-l4 --model-dir /tmp/l4
 """
 
 from __future__ import annotations

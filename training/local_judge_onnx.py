@@ -1,6 +1,6 @@
 """The local judge's tree ensembles as ONNX files: a fitted scikit-learn ``HistGradientBoostingClassifier`` written
 as an ``ai.onnx.ml`` ``TreeEnsembleRegressor`` graph giving the raw logit (``python -m
-rt4chart_training.train_local_judge`` writes every tree model of ``rt4chart.judges.local`` with ``export``)."""
+training.train_local_judge`` writes every tree model of ``rt4chart.judges.local`` with ``export``)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """An offline judge's "entailed vs not" accuracy on samples of the shared NLI sets (measuring only)::
 
-    python3 -m rt4chart_training.experiments.nli_entailed [--judge local] [--per-set 150] [--seed 0]
+    python3 -m training.experiments.nli_entailed [--judge local] [--per-set 150] [--seed 0]
         [--sets snli/dev,anli/r1_dev,healthver/dev,conjnli/dev,wice/dev] [--nli-dir ../shared/data/nli]
 
 Each pair is audited as a record (the premise the context, the hypothesis the answer, no question, one at a time

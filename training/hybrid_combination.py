@@ -3,9 +3,9 @@ verdicts on training data, then fit the two logistic models and choose their thr
 
     M=$(../shared/models/get_qwen2.5-coder-1.5b-instruct.sh); B=$(../shared/models/build_llama_server.sh)
     $B -m "$M" --port 8088 -t 2 -c 8192 --alias judge &
-    python -m rt4chart_training.hybrid_combination collect --base-url http://127.0.0.1:8088/v1 -o runs/hybrid-rows.jsonl
-    python -m rt4chart_training.hybrid_combination refeature runs/hybrid-rows.jsonl -o runs/hybrid-rows-now.jsonl
-    python -m rt4chart_training.hybrid_combination fit runs/hybrid-rows-now.jsonl
+    python -m training.hybrid_combination collect --base-url http://127.0.0.1:8088/v1 -o runs/hybrid-rows.jsonl
+    python -m training.hybrid_combination refeature runs/hybrid-rows.jsonl -o runs/hybrid-rows-now.jsonl
+    python -m training.hybrid_combination fit runs/hybrid-rows-now.jsonl
 
 ``collect`` audits, with the hybrid judge, the RAGTruth validation slice (``splits.validation_records``: answers no
 local model was trained on; ``--ragtruth N`` per task) and pairs of the NLI sets the data README allows for training

@@ -1,10 +1,10 @@
 """Training and export of rt4chart's shipped models, separate from the runtime package ``rt4chart`` (which never
 imports this one). Each module runs from the repository root::
 
-    python3 -m rt4chart_training.train_local_judge [--semantic]   # the local judge's tree ensembles -> ONNX
-    python3 -m rt4chart_training.train_local_tagger --stage ...   # its MiniLM token tagger (prepare/train/oof/export)
-    python3 -m rt4chart_training.device_tagger pack|run|unpack    # the tagger's GPU stages in one device call
-    python3 -m rt4chart_training.fit_default_gate                 # the RAGScope-E gate
+    python3 -m training.train_local_judge [--semantic]   # the local judge's tree ensembles -> ONNX
+    python3 -m training.train_local_tagger --stage ...   # its MiniLM token tagger (prepare/train/oof/export)
+    python3 -m training.device_tagger pack|run|unpack    # the tagger's GPU stages in one device call
+    python3 -m training.fit_default_gate                 # the RAGScope-E gate
 
 ``--help`` lists each one's options. Caches default to ``.cache/...`` in the current directory, and the models are
 written into the installed package's models folder (``rt4chart.judges.local.model_dir()``, the repository's
