@@ -13,8 +13,7 @@ per-claim mode (the baseline, measured in the same run), and throughput as a fra
 
     python3 -m benchmarks.llm_cost [--records 200] [--latency 0.2] [--concurrency 32]
 
-Run it from the repository root as a module: the scripted server is the tests' (``tests/llm/fake_openai.py``),
-imported as ``tests.llm.fake_openai``.
+Run it from the repository root as a module; the scripted server is ``rt4chart.testing.openai_server``.
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ from rt4chart import Auditor
 from rt4chart.eval.datasets import ENV_DATA_DIR, load_ragtruth
 from rt4chart.evidence import content_words
 from rt4chart.judges.llm import LLMSettings, build_llm
-from tests.llm.fake_openai import ChatRequest, FakeOpenAI
+from rt4chart.testing.openai_server import ChatRequest, FakeOpenAI
 
 _SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
 REASONING = ("The claim is compared with each sentence of the text; the sentence that shares most of its content "

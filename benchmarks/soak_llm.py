@@ -2,9 +2,9 @@
 
 N records from RAGTruth train and test (the longest contexts first, then a seeded sample) are written to a JSONL
 file and audited by the real CLI, as a subprocess, against a scripted OpenAI-compatible server on loopback
-(``tests/llm/fake_openai.py``). Without a fault the server answers honestly and deterministically (the word-overlap
-judge of ``benchmarks/llm_cost.py``: entailed with the best-matching context sentence as the quote, else
-baseless). With probability ``--fault-rate`` per request (drawn from seed, prompt hash and attempt number, so a
+(``rt4chart.testing.openai_server``). Without a fault the server answers honestly and deterministically (the
+word-overlap judge of ``benchmarks/llm_cost.py``: entailed with the best-matching context sentence as the quote,
+else baseless). With probability ``--fault-rate`` per request (drawn from seed, prompt hash and attempt number, so a
 retry of the same prompt draws again) it injects one of ten faults: 429 with Retry-After, 500, 503, connection
 reset (TCP RST), read timeout (a reply slower than the client's ``--timeout``), truncated JSON, schema-violating
 JSON, an evidence quote not in the context, empty choices, a wrong content type.
@@ -24,7 +24,7 @@ Steps: a fault-free pass on the same records (the reference); then the faulted p
 
     python3 -m benchmarks.soak_llm [--records 5000] [--fault-rate 0.05] [--seed 0] [--kills 3] [--json out.json]
 
-Run from the repository root as a module (the server is imported as ``tests.llm.fake_openai``).
+Run from the repository root as a module.
 Loopback only; every loop is bounded and every subprocess has a deadline.
 """
 
@@ -47,7 +47,7 @@ from typing import Any, Optional
 
 from benchmarks.llm_cost import scripted_judge
 from rt4chart.eval.datasets import ENV_DATA_DIR, load_ragtruth
-from tests.llm.fake_openai import ChatRequest, FakeOpenAI, Reply
+from rt4chart.testing.openai_server import ChatRequest, FakeOpenAI, Reply
 
 FAULTS = ("429", "500", "503", "reset", "timeout", "truncated", "schema", "bad_quote", "empty_choices",
           "content_type")

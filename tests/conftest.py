@@ -10,7 +10,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 import pytest
-from fake_openai import FakeOpenAI, Handler  # tests/llm is on pytest's pythonpath (pyproject.toml)
+from rt4chart.testing.openai_server import FakeOpenAI, Handler
 
 from rt4chart.errors import InputError
 from rt4chart.eval.datasets import data_root

@@ -11,7 +11,7 @@ import zlib
 
 import pytest
 from click.testing import CliRunner
-from fake_openai import ChatRequest, Reply
+from rt4chart.testing.openai_server import ChatRequest, Reply
 
 from rt4chart import Auditor, LexicalJudge
 from rt4chart.audit.decompose import RuleDecomposer

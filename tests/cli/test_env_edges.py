@@ -18,7 +18,7 @@ SRC = ROOT / "src" / "rt4chart"
 RECORDS = ROOT / "examples" / "records.jsonl"
 # the command-line and server edges, and the pytest plugin (its options are a command line of their own)
 EDGES = {"cli.py", "server/_settings.py", "facets/cli.py", "eval/cli.py", "eval/calibrate_cli.py",
-         "eval/ragscope/cli.py", "testing.py"}
+         "eval/ragscope/cli.py", "testing/__init__.py"}
 ENV = {"RT4CHART_BASE_URL": "http://127.0.0.1:9/v1", "RT4CHART_MODEL": "env-model", "OPENAI_API_KEY": "sk-env"}
 
 

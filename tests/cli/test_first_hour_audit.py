@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from fake_openai import Reply
+from rt4chart.testing.openai_server import Reply
 
 import rt4chart
 from rt4chart.cli import main

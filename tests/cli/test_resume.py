@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from fake_openai import ChatRequest, Reply
+from rt4chart.testing.openai_server import ChatRequest, Reply
 
 # A real `rt4chart audit` whose judge is the lexical judge made slow (FLAKY_DELAY seconds per call) and, while
 # FLAKY=1, raising on claims that contain FLAKY: those records end as error rows (kind "internal").

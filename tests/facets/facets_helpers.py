@@ -1,4 +1,4 @@
-"""Helpers for facet tests that talk to the scripted OpenAI-compatible server (tests/llm/fake_openai.py)."""
+"""Helpers for facet tests that talk to the scripted OpenAI-compatible server (``rt4chart.testing.openai_server``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 from typing import Optional
 
 import pytest
-from fake_openai import ChatRequest
+from rt4chart.testing.openai_server import ChatRequest
 
 BM25S_MISSING = "facet relevance needs bm25s: pip install 'rt4chart[facets]'"
 #: for the tests that score relevance (the others run without the [facets] extra)

@@ -131,7 +131,7 @@ def test_base_url_runs_the_three_modes(serve, tmp_path):
 
 
 def test_endpoint_configuration_error_exits_2(serve, tmp_path):
-    from fake_openai import Reply
+    from rt4chart.testing.openai_server import Reply
 
     server = serve(lambda req: Reply.error(401, "invalid api key"))
     result = run(str(EXAMPLES), "-o", str(tmp_path), "--base-url", server.base_url, "--model", "m", "--no-cache")

@@ -183,7 +183,7 @@ async def test_comparison_question_uses_the_comparison_template(serve):
 
 
 async def test_configuration_error_from_the_server_raises(serve):
-    from fake_openai import Reply
+    from rt4chart.testing.openai_server import Reply
 
     server = serve(lambda req: Reply.error(401, "bad key"))
     with pytest.raises(BackendError):

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from fake_openai import ChatRequest, Reply
+from rt4chart.testing.openai_server import ChatRequest, Reply
 
 from rt4chart.cli import main
 from rt4chart.errors import ConfigError

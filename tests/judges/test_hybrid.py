@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from fake_openai import Reply
+from rt4chart.testing.openai_server import Reply
 
 from rt4chart.audit.auditor import Auditor
 from rt4chart.cli import main

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from fake_openai import ChatRequest
+from rt4chart.testing.openai_server import ChatRequest
 
 S = [
     "The free trial described in this policy is available to new users of the Pro plan.",

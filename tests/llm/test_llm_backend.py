@@ -6,7 +6,7 @@ import asyncio
 import time
 
 import pytest
-from fake_openai import Reply, scripted
+from rt4chart.testing.openai_server import Reply, scripted
 
 from rt4chart.errors import BackendError, ConfigError
 from rt4chart.llm.backend import OpenAIBackend

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from fake_openai import Reply, scripted
+from rt4chart.testing.openai_server import Reply, scripted
 
 from rt4chart.errors import BackendError, ConfigError, JudgeError
 from rt4chart.judges.base import Judge

@@ -10,7 +10,7 @@ import re
 
 import pytest
 from click.testing import CliRunner
-from fake_openai import Reply, scripted
+from rt4chart.testing.openai_server import Reply, scripted
 from paper_server import CONTEXT as PAPER_CONTEXT
 from paper_server import RECORD as PAPER_RECORD
 from paper_server import S as PAPER_S

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from fake_openai import Reply, scripted
+from rt4chart.testing.openai_server import Reply, scripted
 from paper_server import kind, paper_judge
 
 from rt4chart.cli import main

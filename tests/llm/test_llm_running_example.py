@@ -111,7 +111,7 @@ async def test_no_cache_calls_again(serve, tmp_path):
 
 
 async def test_failing_server_never_yields_entailed(serve, tmp_path):
-    from fake_openai import Reply
+    from rt4chart.testing.openai_server import Reply
 
     def handler(req):
         if kind(req) == "decompose":

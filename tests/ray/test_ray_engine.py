@@ -185,7 +185,7 @@ def test_cli_engine_ray(tmp_path):
 
 
 def test_cli_engine_ray_stops_on_an_llm_configuration_error(tmp_path, serve):
-    from fake_openai import Reply
+    from rt4chart.testing.openai_server import Reply
 
     server = serve(lambda req: Reply.error(401))
     src = write_jsonl(tmp_path / "in.jsonl", BAD_ROWS[:3])

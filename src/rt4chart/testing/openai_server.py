@@ -1,10 +1,10 @@
 """A scripted OpenAI-compatible chat server over real HTTP on loopback, for tests and benchmarks.
 
 The code under test talks to it exactly as it would to OpenAI, vLLM or Ollama: a real socket, real HTTP/1.1 with
-keep-alive, real status codes and headers. Only the replies are scripted. Standard library only, so any test
-directory (or a benchmark) can use it::
+keep-alive, real status codes and headers. Only the replies are scripted. Standard library only; it ships with
+rt4chart (as httpx ships ``MockTransport``), so your tests, rt4chart's and its benchmarks use the same one::
 
-    from fake_openai import FakeOpenAI, Reply
+    from rt4chart.testing.openai_server import FakeOpenAI, Reply
 
     def handler(req):                      # called once per POST /v1/chat/completions, in a server thread
         if "CLAIM:" in req.user:

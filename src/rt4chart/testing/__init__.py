@@ -23,14 +23,14 @@ from __future__ import annotations
 import os
 from typing import Any, Iterator, Optional, Union
 
-from ._console import cut
-from .audit.auditor import Auditor
-from .audit.protocols import Judge
-from .batch import run_sync
-from .errors import ConfigError
-from .judges.registry import JUDGES, build_auditor
-from .llm.settings import llm_env
-from .types import AuditResult, Label
+from .._console import cut
+from ..audit.auditor import Auditor
+from ..audit.protocols import Judge
+from ..batch import run_sync
+from ..errors import ConfigError
+from ..judges.registry import JUDGES, build_auditor
+from ..llm.settings import llm_env
+from ..types import AuditResult, Label
 
 try:
     import pytest
