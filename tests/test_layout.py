@@ -45,3 +45,19 @@ def test_the_wheel_ships_the_runtime_package_only(tmp_path):
     assert {n.split("/")[0] for n in names} == {"rt4chart", wheel.name.split("-py")[0] + ".dist-info"}
     assert "rt4chart/judges/models/local_judge.json" in names and "rt4chart/evidence/data/lexicon.txt" in names
     assert not [n for n in names if "training" in n or "experiments" in n]
+
+
+def test_only_the_command_line_imports_click():
+    """click is the command line's: ``rt4chart.cli`` (one module a command); the library packages never import it."""
+    def imports_click(path: Path) -> bool:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "click" for a in node.names):
+                return True
+            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "click":
+                return True
+        return False
+
+    src = ROOT / "src" / "rt4chart"
+    users = sorted(str(p.relative_to(src)) for p in src.rglob("*.py") if imports_click(p))
+    assert "cli/audit.py" in users
+    assert [p for p in users if not p.startswith("cli/")] == []

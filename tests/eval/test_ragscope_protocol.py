@@ -69,7 +69,8 @@ def test_protocol_data_checks_lengths():
 
 
 def test_triage_eval_writes_json_and_markdown(tmp_path, monkeypatch, synth):
-    from rt4chart.eval.ragscope import cli, data
+    from rt4chart.cli import triage as cli
+    from rt4chart.eval.ragscope import data
 
     X, y, groups, tasks = synth
     monkeypatch.setattr(data, "load_ragtruth_data", lambda split, **_: data.ProtocolData(X, y, groups, tasks))
@@ -84,7 +85,7 @@ def test_triage_eval_writes_json_and_markdown(tmp_path, monkeypatch, synth):
 
 def test_triage_keeps_the_gate_commands_beside_eval():
     from rt4chart.cli import main
-    from rt4chart.eval.ragscope import cli
+    from rt4chart.cli import triage as cli
 
     assert set(cli.triage_group.commands) == {"route", "eval"}
     assert main.get_command(None, "triage") is cli.triage_group

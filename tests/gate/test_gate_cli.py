@@ -6,7 +6,7 @@ import json
 
 from click.testing import CliRunner
 
-from rt4chart.gate import cli as gate_cli
+from rt4chart.cli import triage as gate_cli
 
 
 def _write(tmp_path, records):

@@ -135,7 +135,7 @@ async def test_a_cap_too_large_for_the_server_is_dropped(serve):
 
 
 def test_max_tokens_flag_on_audit_eval_and_serve():
-    from rt4chart.server.cli import serve as serve_command
+    from rt4chart.cli.serve import serve as serve_command
 
     for args in (["audit", "--help"], ["eval", "run", "--help"]):
         out = CliRunner().invoke(main, args).output

@@ -16,10 +16,10 @@ from typing import Any, Optional
 
 import click
 
-from rt4chart._fields import field_options, judge_options
-from rt4chart.errors import ConfigError, InputError, MissingDependencyError, Rt4chartError
+from ._options import field_options, judge_options
+from ..errors import ConfigError, InputError, MissingDependencyError, Rt4chartError
 
-from .calibrate import CUTS, METHODS
+from ..eval.calibrate import CUTS, METHODS
 
 EXIT_OK, EXIT_USAGE = 0, 2
 
@@ -51,7 +51,7 @@ def _label(value: Any, rid: Any, field: str) -> bool:
 
 
 def _spans(value: Any, rid: Any, answer: str, hallucinated: bool) -> tuple[tuple[int, int], ...]:
-    from .predictions import _pairs
+    from ..eval.predictions import _pairs
 
     if value is None or value == "":
         return ()
@@ -122,7 +122,7 @@ def _audit(labelled: list, judge_kw: dict, console: Any) -> list[dict]:
     from ..io import Row
     from ..judges.llm import llm_env
     from ..judges.registry import build_auditor
-    from .._fields import auditor_options
+    from ._options import auditor_options
 
     auditor = build_auditor(**auditor_options(judge_kw, llm_env(os.environ)))
     console.print(f"auditing {len(labelled)} labelled answers with the {auditor.judge.name} judge …",
@@ -186,8 +186,8 @@ def calibrate(labelled: str, output: str, results_path: Optional[str], label_fie
     `rt4chart audit --calibration FILE`."""
     from ..audit.calibration import answer_score, scored_decision
     from ..io import writes_over_input
-    from .baselines import parse_target
-    from .calibrate import check_labels, cross_validate, fit_calibration, judge_threshold
+    from ..eval.baselines import parse_target
+    from ..eval.calibrate import check_labels, cross_validate, fit_calibration, judge_threshold
 
     console = _console()
     if judge_kw.get("calibration"):
@@ -228,9 +228,9 @@ def calibrate(labelled: str, output: str, results_path: Optional[str], label_fie
 def _cv_report(data: list, results: list[dict], scores: list, decided: Any, *, n_boot: int, seed: int) -> dict:
     """Answer precision, recall and F1 of the judge's own decisions and of the cross-validated calibrated ones, with
     paired group-bootstrap intervals (answers sharing a context resample together)."""
-    from .datasets import EvalRecord, group_key
-    from .predictions import Prediction
-    from .scoring import evaluate
+    from ..eval.datasets import EvalRecord, group_key
+    from ..eval.predictions import Prediction
+    from ..eval.scoring import evaluate
 
     records = [EvalRecord(id=str(rec.id), context=rec.context, question=rec.question, answer=rec.answer,
                           task=rec.task or "all", group=group_key(rec.task or "", rec.context), hallucinated=label)
@@ -293,9 +293,9 @@ def eval_calibrate(results_path: str, dataset: str, split: str, data_path: Optio
                    seed: int, target: str, method: str, cut: str, out_dir: Optional[str]) -> None:
     """Learning curve of calibration, task by task: fit on N labelled answers of one task, score the rest of that
     task against the judge's own decisions and against always flagging."""
-    from .calibrate import learning_curve, render_curve
-    from .cli import _load
-    from .predictions import read_predictions
+    from ..eval.calibrate import learning_curve, render_curve
+    from ._options import load_records
+    from ..eval.predictions import read_predictions
 
     console = _console()
     try:
@@ -305,7 +305,7 @@ def eval_calibrate(results_path: str, dataset: str, split: str, data_path: Optio
     except ValueError:
         raise click.UsageError(f"--sizes {sizes!r} is not a comma-separated list of positive numbers") from None
     try:
-        records = _load(dataset, split, None, data_path, None)
+        records = load_records(dataset, split, None, data_path, None)
         preds, errors = read_predictions(results_path, audit_results=True)
         curve = learning_curve(records, preds, sizes=counts, draws=draws, seed=seed, target=target,
                                method=method, cut=cut)

@@ -1,26 +1,27 @@
-"""``rt4chart triage``: score and route records with a RAGScope gate.
+"""``rt4chart triage``: score and route records with a RAGScope gate, and evaluate the gate.
 
     rt4chart triage INPUT --review 0.1 --accept 0.5 [-o routes.jsonl]   # same as: rt4chart triage route INPUT ...
-
-``rt4chart triage eval`` (the paper's evaluation protocol) is added to these commands by
-:mod:`rt4chart.eval.ragscope.cli`, since the protocol lives in eval.
+    rt4chart triage eval --split test --json gate.json --markdown gate.md   # the RAGScope protocol on RAGTruth
 
 Routing writes one JSON line per input record: ``{"id", "risk", "route"}`` with route ``review`` (the riskiest
 ``--review`` fraction), ``accept`` (the safest ``--accept`` fraction) or ``verify`` (everything else, for the
 judge). A record that cannot be read gets ``"route": "verify"``, ``"risk": null`` and its ``error``: it is never
-accepted unread. Exit codes: 0 all records scored, 1 some records invalid, 2 usage error.
+accepted unread. Exit codes: 0 all records scored, 1 some records invalid, 2 usage error (for ``eval``: data
+not found).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections import Counter
+from pathlib import Path
 from typing import Any, Optional
 
 import click
 
-from .._fields import field_options
+from ._options import field_options
 from ..errors import Rt4chartError
 
 EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE = 0, 1, 2
@@ -37,7 +38,7 @@ class TriageGroup(click.Group):
 
 @click.group("triage", cls=TriageGroup)
 def triage_group() -> None:
-    """RAGScope risk gate: score and route records (``route``, the default)."""
+    """RAGScope risk gate: score and route records (``route``, the default), or evaluate the gate (``eval``)."""
 
 
 @triage_group.command("route")
@@ -57,7 +58,7 @@ def route_command(input_path: str, review: float, accept: float, gate_spec: str,
                   fmt: Optional[str], fields: Any) -> None:
     """Score INPUT records with the gate and write a risk and a route per record."""
     from ..io import read_rows, writes_over_input
-    from .triage import load_gate_spec, triage_rows
+    from ..gate.triage import load_gate_spec, triage_rows
 
     if writes_over_input(input_path, output):
         raise click.UsageError(f"-o/--output is the input file {input_path}: the results would overwrite it")
@@ -83,3 +84,37 @@ def route_command(input_path: str, review: float, accept: float, gate_spec: str,
         err=True,
     )
     sys.exit(EXIT_RECORD_ERRORS if errors else EXIT_OK)
+
+
+@triage_group.command("eval")
+@click.option("--split", default="test", show_default=True, help="RAGTruth split to evaluate on")
+@click.option("--data-root", default=None, help="folder holding ragtruth/ (default: RT4CHART_DATA_DIR or shared/data)")
+@click.option("--n-boot", type=click.IntRange(10), default=1000, show_default=True, help="group-bootstrap resamples")
+@click.option("--seed", type=int, default=13, show_default=True, help="fold and bootstrap seed")
+@click.option("--seeds", "n_seeds", type=click.IntRange(2), default=10, show_default=True,
+              help="repetitions of the target-only calibration curve")
+@click.option("--transfer/--no-transfer", default=True, show_default=True, help="leave-one-task-out study")
+@click.option("--calibration/--no-calibration", default=True, show_default=True,
+              help="target-only calibration curve (k = 25/50/100/200 labels per task)")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None, help="write all results as JSON")
+@click.option("--markdown", "md_path", type=click.Path(dir_okay=False), default=None, help="write the tables")
+def eval_command(split: str, data_root: Optional[str], n_boot: int, seed: int, n_seeds: int, transfer: bool,
+                 calibration: bool, json_path: Optional[str], md_path: Optional[str]) -> None:
+    """Run the RAGScope protocol (grouped CV, intervals, operating points, transfer) on RAGTruth."""
+    from ..eval.datasets import ENV_DATA_DIR
+    from ..eval.ragscope import data, markdown, protocol
+
+    try:
+        loaded = data.load_ragtruth_data(split, root=data_root, data_dir=os.environ.get(ENV_DATA_DIR) or None)
+    except Rt4chartError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_USAGE)
+    result = protocol.run_protocol(loaded, n_boot=n_boot, seed=seed, transfer=transfer, calibration=calibration,
+                                   n_seeds=n_seeds, log=lambda msg: click.echo(f"[triage eval] {msg}", err=True))
+    result["split"] = split
+    md = markdown.render_markdown(result)
+    if json_path:
+        Path(json_path).write_text(json.dumps(result, indent=1), encoding="utf-8")
+    if md_path:
+        Path(md_path).write_text(md, encoding="utf-8")
+    click.echo(md)

@@ -20,7 +20,7 @@ _SHOWN = 10  # newly hallucinated records listed on the console
 
 
 def _parse_rules(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[Any, ...]:
-    from ._rules import parse_rule
+    from ..diff._rules import parse_rule
 
     try:
         return tuple(parse_rule(v) for v in values)
@@ -54,9 +54,9 @@ def diff(before: Path, after: Path, html_out: Optional[Path], json_out: Optional
     the message names the file, the line and the field); 3 a --fail-on rule tripped.
     """
     from .._console import print_error, stderr_console
-    from ._compare import diff_files
-    from ._html import write_diff_html
-    from ._rules import check_rule
+    from ..diff._compare import diff_files
+    from ..diff._html import write_diff_html
+    from ..diff._rules import check_rule
 
     console = stderr_console()
     try:
@@ -88,7 +88,7 @@ def _print_summary(result: Any, checks: list, console: Any) -> None:
 
     from .._console import counted, cut
 
-    from ._compare import CHANGES, STATUSES
+    from ..diff._compare import CHANGES, STATUSES
 
     table = Table(title="rt4chart diff", show_header=False)
     for name, run in (("before", result.before), ("after", result.after)):

@@ -26,7 +26,7 @@ def report(results: Path, output: Optional[Path], title: str) -> None:
     chunk labels and the context evidence behind it.
     """
     from .._console import counted, print_error, stderr_console
-    from . import load_results, summarize, write_html
+    from ..report import load_results, summarize, write_html
 
     try:
         entries = load_results(results)

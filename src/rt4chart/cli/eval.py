@@ -13,9 +13,9 @@ from typing import Any, Optional
 
 import click
 
-from rt4chart.errors import ConfigError, InputError, MissingDependencyError, Rt4chartError
-
-from .ablate import DEFAULT_GRID
+from ..errors import ConfigError, InputError, MissingDependencyError, Rt4chartError
+from ..eval.ablate import DEFAULT_GRID
+from ._options import data_dir, load_records
 
 EXIT_OK, EXIT_PARTIAL, EXIT_USAGE = 0, 1, 2
 
@@ -58,31 +58,17 @@ def dataset_options(f: Any, *, baselines: bool = True) -> Any:
     return f
 
 
-def _data_dir() -> Optional[str]:
-    """``$RT4CHART_DATA_DIR``: where the bundled datasets are looked for before ``shared/data``."""
-    from .datasets import ENV_DATA_DIR
-
-    return os.environ.get(ENV_DATA_DIR) or None
-
-
-def _load(dataset: str, split: str, task: Optional[str], data_path: Optional[str], limit: Optional[int]) -> list:
-    from .datasets import load_dataset
-    from .runner import limit_records
-
-    return limit_records(load_dataset(dataset, split, task=task, path=data_path, data_dir=_data_dir()), limit)
-
-
 def _thresholds(dataset: str, data_path: Optional[str], console: Any) -> Optional[dict]:
-    from .runner import train_thresholds
+    from ..eval.runner import train_thresholds
 
     cache_dir = os.environ.get("RT4CHART_CACHE_DIR") or None
     if dataset.lower() != "ragtruth":
         try:
-            return train_thresholds(data_dir=_data_dir(), cache_dir=cache_dir)
+            return train_thresholds(data_dir=data_dir(), cache_dir=cache_dir)
         except InputError:
             console.print("[yellow]note:[/yellow] RAGTruth train split not found; risk baselines get no threshold")
             return None
-    return train_thresholds(data_path, data_dir=_data_dir(), cache_dir=cache_dir)
+    return train_thresholds(data_path, data_dir=data_dir(), cache_dir=cache_dir)
 
 
 def _report_errors(errors: list, console: Any, what: str) -> None:
@@ -113,13 +99,13 @@ def score_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional
               no_baselines: bool, n_boot: int, seed: int, pred_path: str, name: Optional[str], allow_missing: bool,
               out_dir: Optional[str]) -> None:
     """Score a predictions file against a dataset's gold labels (answer, span, ranking, per label)."""
-    from .runner import _meta, score, write_outputs
-    from .predictions import read_predictions
-    from .scoring import render_markdown
+    from ..eval.runner import _meta, score, write_outputs
+    from ..eval.predictions import read_predictions
+    from ..eval.scoring import render_markdown
 
     console = _console()
     try:
-        records = _load(dataset, split, task, data_path, limit)
+        records = load_records(dataset, split, task, data_path, limit)
         preds, errors = read_predictions(pred_path)
         thresholds = None if no_baselines else _thresholds(dataset, data_path, console)
         report = score(records, preds, name=name or Path(pred_path).stem, baselines=not no_baselines,
@@ -150,12 +136,12 @@ def score_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional
 def baseline_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[str], baseline: str,
                  output: str) -> None:
     """Write a baseline's predictions (id, hallucinated, score, spans) for a dataset, to score like any detector."""
-    from .runner import baseline_systems
-    from .predictions import write_predictions
+    from ..eval.runner import baseline_systems
+    from ..eval.predictions import write_predictions
 
     console = _console()
     try:
-        records = _load(dataset, split, task, data_path, None)
+        records = load_records(dataset, split, task, data_path, None)
         thresholds = None if baseline == "always-hallucinated" else _thresholds(dataset, data_path, console)
     except (ConfigError, InputError, MissingDependencyError) as exc:
         _fail(console, exc)
@@ -174,7 +160,7 @@ def baseline_cmd(dataset: str, split: str, task: Optional[str], data_path: Optio
 
 
 def _judge_options(f: Any) -> Any:
-    from .._fields import judge_options
+    from ._options import judge_options
 
     return judge_options(f)
 
@@ -197,14 +183,14 @@ def run_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[s
             gate_accept: Optional[float], shape: str, **judge_kw: Any) -> None:
     """Audit every record of a dataset, then score it: writes results.jsonl (audit results), predictions.jsonl,
     metrics.json and table.md in the output folder."""
-    from .._fields import auditor_options
+    from ._options import auditor_options
     from ..judges.llm import llm_env
     from ..judges.registry import build_auditor
-    from .runner import (_meta, cascade_summary, claim_labels, gate_routing, results_to_predictions, run, score,
+    from ..eval.runner import (_meta, cascade_summary, claim_labels, gate_routing, results_to_predictions, run, score,
                          write_outputs)
-    from .predictions import read_predictions
-    from .scoring import render_markdown
-    from .shapes import parse_shape, shape_name, shape_records
+    from ..eval.predictions import read_predictions
+    from ..eval.scoring import render_markdown
+    from ..eval.shapes import parse_shape, shape_name, shape_records
 
     console = _console()
     judge_name = judge_kw.get("judge_name", "auto")
@@ -216,8 +202,8 @@ def run_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[s
     suffix = "" if shape == "clean" else "-" + shape.replace(",", "+")
     out = Path(out_dir or f"runs/eval-{dataset}-{split}{'-' + task if task else ''}-{judge_name}{suffix}")
     try:
-        records = shape_records(_load(dataset, split, task, data_path, limit), shape, dataset=dataset, split=split,
-                                root=data_path, data_dir=_data_dir())
+        records = shape_records(load_records(dataset, split, task, data_path, limit), shape, dataset=dataset,
+                                split=split, root=data_path, data_dir=data_dir())
         auditor = build_auditor(**auditor_options(judge_kw, llm_env(os.environ)))
         thresholds = None if no_baselines else _thresholds(dataset, data_path, console)
     except (ConfigError, InputError, MissingDependencyError) as exc:
@@ -268,7 +254,7 @@ def run_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[s
 
 
 def _ablate_options(f: Any) -> Any:
-    from .._fields import estimate_options, judge_options
+    from ._options import estimate_options, judge_options
 
     return dataset_options(judge_options(estimate_options(f), audit_settings=False), baselines=False)
 
@@ -296,11 +282,11 @@ def ablate_cmd(dataset: str, split: str, task: Optional[str], data_path: Optiona
     P/R/F1, AUROC, calls and tokens per answer, paired group-bootstrap deltas. Writes ablation.json, one results
     folder per setting, metrics.json and table.md. With --estimate, estimates each setting's LLM calls, tokens and
     cost instead (no model is called; estimate.json and estimate.md)."""
-    from .._fields import auditor_options
+    from ._options import auditor_options
     from ..judges.estimate import check_estimable
     from ..judges.llm import llm_env
     from ..judges.registry import build_auditor
-    from .ablate import DEFAULT, check_manifest, manifest_of, parse_grid, parse_variants, plan
+    from ..eval.ablate import DEFAULT, check_manifest, manifest_of, parse_grid, parse_variants, plan
 
     console = _console()
     if not estimate and (tokenizer_file is not None or reasoning_tokens is not None):
@@ -318,7 +304,7 @@ def ablate_cmd(dataset: str, split: str, task: Optional[str], data_path: Optiona
             build_auditor(**{**options, **DEFAULT.auditor_options()})
         resolved = "llm" if default_auditor is None else default_auditor.judge.name
         settings, skipped = plan(parsed, chosen, judge=resolved)
-        records = _load(dataset, split, task, data_path, limit)
+        records = load_records(dataset, split, task, data_path, limit)
         title = f"ablation: {dataset} {split}" + (f" {task}" if task else "") + f", judge {resolved}"
         if estimate:
             _ablate_estimate(records, settings, skipped, options, tokenizer_file, reasoning_tokens, out, title,
@@ -337,8 +323,8 @@ def _run_ablation(records: list, settings: list, skipped: list, options: dict, d
                   title: str, console: Any, n_boot: int, seed: int, resume: bool, quiet: bool) -> None:
     from ..errors import BackendError
     from ..judges.registry import build_auditor
-    from .ablate import run_settings, score_settings
-    from .ablate_report import write_report
+    from ..eval.ablate import run_settings, score_settings
+    from ..eval.ablate_report import write_report
 
     progress = not quiet and (console.is_terminal or os.environ.get("RT4CHART_PROGRESS") == "1")
 
@@ -370,8 +356,8 @@ def _ablate_estimate(records: list, settings: list, skipped: list, options: dict
                      reasoning_tokens: Optional[int], out: Path, title: str, console: Any, quiet: bool) -> None:
     """``eval ablate --estimate``: every setting's estimated LLM calls, tokens and cost; no model is called."""
     from ..judges.estimate import Assumptions, token_counter
-    from .ablate import estimate_settings
-    from .ablate_report import write_estimates
+    from ..eval.ablate import estimate_settings
+    from ..eval.ablate_report import write_estimates
 
     counter = token_counter(options.get("model") or "", tokenizer_file)
     assumptions = Assumptions() if reasoning_tokens is None else Assumptions(reasoning_tokens=reasoning_tokens)
@@ -384,7 +370,7 @@ def _ablate_estimate(records: list, settings: list, skipped: list, options: dict
 
 
 def _add_calibrate() -> None:
-    from .calibrate_cli import eval_calibrate
+    from .calibrate import eval_calibrate
 
     eval_group.add_command(eval_calibrate)
 

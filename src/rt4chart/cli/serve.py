@@ -7,7 +7,7 @@ from typing import Optional
 import click
 
 from ..errors import ConfigError, MissingDependencyError
-from ._settings import ServerSettings
+from ..server._settings import ServerSettings
 
 JUDGE_CHOICES = ("auto", "lexical", "local", "llm", "hybrid")
 
@@ -45,7 +45,7 @@ def serve(host: str, port: int, judge: str, window: Optional[int], overlap: Opti
     try:
         import uvicorn
 
-        from ._app import build_auditor, create_app
+        from ..server._app import build_auditor, create_app
     except ImportError as exc:
         # a missing extra is a usage problem (exit 2, as docs/cli.md says), with the install hint for a checkout
         missing = click.ClickException(str(MissingDependencyError(

@@ -5,11 +5,16 @@ judge options of those that audit (``audit``, ``eval run``, ``eval ablate``) and
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable
+import os
+from typing import Any, Callable, Optional
 
 import click
 
-from .io import FieldMap
+from ..io import FieldMap
+
+#: the commands' exit codes: 0 done; 1 some records failed (their error records are in the output); 2 usage or
+#: input error; ``diff`` adds 3 (a ``--fail-on`` rule tripped)
+EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE = 0, 1, 2
 
 _NAMES = ("id", "context", "question", "answer")
 
@@ -140,3 +145,18 @@ def estimate_options(f: Any) -> Any:
     for opt in reversed(opts):
         f = opt(f)
     return f
+
+
+def data_dir() -> Optional[str]:
+    """``$RT4CHART_DATA_DIR``: where the bundled datasets are looked for before ``shared/data``."""
+    from ..eval.datasets import ENV_DATA_DIR
+
+    return os.environ.get(ENV_DATA_DIR) or None
+
+
+def load_records(dataset: str, split: str, task: Optional[str], data_path: Optional[str], limit: Optional[int]) -> list:
+    """The records of an evaluation dataset (``rt4chart.eval.datasets.load_dataset``), the first ``limit`` of them."""
+    from ..eval.datasets import load_dataset
+    from ..eval.runner import limit_records
+
+    return limit_records(load_dataset(dataset, split, task=task, path=data_path, data_dir=data_dir()), limit)

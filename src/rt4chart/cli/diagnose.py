@@ -24,7 +24,7 @@ EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE = 0, 1, 2
 
 def _items(input_path: Optional[str], dataset: Optional[str], split: str, task: Optional[str],
            data_path: Optional[str], limit: Optional[int]) -> list:
-    from .run import Item
+    from ..facets.run import Item
 
     if dataset:
         from ..eval.datasets import ENV_DATA_DIR, load_dataset
@@ -79,8 +79,8 @@ def build_diagnoser(judge_name: str, facets: str, generation: Optional[bool], ba
     """A ``Diagnoser`` from CLI options; LLM parts share one backend (one cache, one concurrency limit)."""
     from ..judges.llm import LLMSettings, build_llm, llm_env
     from ..judges.registry import build_auditor
-    from .decompose import LLMFacetDecomposer, RuleFacetDecomposer
-    from .diagnose import Diagnoser
+    from ..facets.decompose import LLMFacetDecomposer, RuleFacetDecomposer
+    from ..facets.diagnose import Diagnoser
 
     env = llm_env(os.environ)  # the environment is read here, at the command's edge
     endpoint = bool(base_url or model or env.get("base_url"))
@@ -110,7 +110,7 @@ def build_diagnoser(judge_name: str, facets: str, generation: Optional[bool], ba
 def _print_summary(summary: dict, out: Path, console: Any) -> None:
     from rich.table import Table
 
-    from ._model import CATEGORIES
+    from ..facets._model import CATEGORIES
 
     table = Table(title=f"rt4chart diagnose: {summary['questions']} questions, {summary['facets']} facets")
     table.add_column("type")
@@ -188,7 +188,7 @@ def diagnose(input_path: Optional[str], out_dir: str, dataset: Optional[str], sp
     from rich.console import Console
 
     from .._console import print_error
-    from .run import run_diagnoses
+    from ..facets.run import run_diagnoses
 
     console = Console(stderr=True)
     if bool(input_path) == bool(dataset):

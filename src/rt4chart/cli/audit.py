@@ -1,17 +1,9 @@
-"""The ``rt4chart`` command line: ``audit``, ``triage``, ``diagnose``, ``eval``, ``report``, ``diff``, ``serve``,
-``calibrate``.
-
-Subcommands other than ``audit`` live next to their code and are imported only when used, so ``rt4chart audit``
-starts fast and a missing optional extra only affects the command that needs it.
-
-Exit codes: 0 every record audited; 1 some records failed (their error records are in the output) or some LLM
-calls failed (their records' ``errors`` say so); 2 usage or input error (bad option, unreadable input file, an LLM
-endpoint that rejects the request or cannot be reached); 3 (``diff`` only) a ``--fail-on`` rule tripped.
-"""
+"""``rt4chart audit``: audit the records of a file (or stdin) with a judge and write one result line per record, on
+this machine (``--engine local``) or on a Ray cluster (``--engine ray``); ``--estimate`` counts an LLM judge's calls
+and cost instead. Exit codes: see :mod:`rt4chart.cli`."""
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 from pathlib import Path
@@ -19,66 +11,16 @@ from typing import Any, Optional
 
 import click
 
-from . import __version__
-from ._fields import auditor_options, estimate_options, field_options, judge_options
-from .errors import BackendError, ConfigError, InputError, MissingDependencyError, Rt4chartError
-from .input_check import check_input, tabular
-
-EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE = 0, 1, 2
-
-_LAZY = {
-    "eval": ("rt4chart.eval.cli", "eval_group", "measure detectors on RAGTruth and other benchmarks"),
-    # the gate's commands (rt4chart.gate.cli) with `triage eval`, the RAGScope protocol, which lives in eval
-    "triage": ("rt4chart.eval.ragscope.cli", "triage_group", "RAGScope risk gate: score, route and evaluate"),
-    "diagnose": ("rt4chart.facets.cli", "diagnose", "facet-level diagnostics of why an answer failed"),
-    "report": ("rt4chart.report.cli", "report", "write a self-contained HTML report of audit results"),
-    "diff": ("rt4chart.diff.cli", "diff", "compare two runs of results; --fail-on gates CI (exit code 3)"),
-    "serve": ("rt4chart.server.cli", "serve", "run the HTTP audit service with a web page"),
-    "calibrate": ("rt4chart.eval.calibrate_cli", "calibrate", "fit a judge's calibration on your labelled answers"),
-}
-
-
-class _LazyGroup(click.Group):
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted([*super().list_commands(ctx), *_LAZY])
-
-    def get_command(self, ctx: click.Context, name: str) -> Optional[click.Command]:
-        if name in _LAZY:
-            module, attr, help_text = _LAZY[name]
-            try:
-                return getattr(importlib.import_module(module), attr)
-            except (ImportError, AttributeError) as exc:
-                return _unavailable(name, help_text, exc)
-        return super().get_command(ctx, name)
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except BrokenPipeError:  # `rt4chart ... | head`: the reader of stdout took what it wanted
-            from ._console import closed_pipe
-
-            closed_pipe()
-
-
-def _unavailable(name: str, help_text: str, exc: Exception) -> click.Command:
-    @click.command(name=name, help=f"{help_text} (unavailable: {exc})",
-                   context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
-    def _cmd() -> None:
-        raise click.UsageError(f"`rt4chart {name}` is not available in this installation: {exc}")
-
-    return _cmd
-
-
-@click.group(cls=_LazyGroup)
-@click.version_option(__version__, prog_name="rt4chart")
-def main() -> None:
-    """Claim-level, evidence-grounded hallucination auditing for RAG answers."""
+from ..errors import BackendError, ConfigError, InputError, MissingDependencyError, Rt4chartError
+from ..input_check import check_input, tabular
+from ._options import EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE, auditor_options, estimate_options, field_options, \
+    judge_options
 
 
 def build_auditor(**judge_kw: Any) -> Any:
     """The auditor for a command's ``judge_options``; the LLM's environment variables are read here, at the edge."""
-    from .judges.llm import llm_env
-    from .judges.registry import build_auditor as from_options
+    from ..judges.llm import llm_env
+    from ..judges.registry import build_auditor as from_options
 
     return from_options(**auditor_options(judge_kw, llm_env(os.environ)))
 
@@ -112,7 +54,7 @@ def _print_summary(summary: Any, console: Any, *, baseline: bool = False) -> Non
     console.print(table)
 
 
-@main.command()
+@click.command()
 @click.argument("input_path", metavar="INPUT", type=str)
 @click.option("-o", "--output", type=click.Path(), default=None,
               help="results JSONL (default: stdout); with --engine ray also a Parquet folder (a folder, or a path "
@@ -155,8 +97,8 @@ def audit(**args: Any) -> None:
     """
     if args.get("gguf") is None:
         return _audit(**args)
-    from ._console import print_error, stderr_console
-    from .llm.managed import managed_model
+    from .._console import print_error, stderr_console
+    from ..llm.managed import managed_model
 
     if args["estimate"] or args["engine"] != "local":
         raise click.UsageError("--gguf works with --engine local, without --estimate")
@@ -172,10 +114,10 @@ def _audit(input_path: str, output: Optional[str], resume: bool, retry_errors: b
            fmt: Optional[str], source: str, fields: Any, gate_accept: Optional[float], quiet: bool,
            allow_empty: bool, engine: str, address: Optional[str], workers: Optional[int], estimate: bool,
            tokenizer_file: Optional[str], reasoning_tokens: Optional[int], **judge_kw: Any) -> None:
-    from ._console import closed_pipe, print_error, print_records, stderr_console
-    from .batch import read_baseline, run_batch
-    from .resume import is_parquet_output
-    from .io import json_objects, read_rows, writes_over_input
+    from .._console import closed_pipe, print_error, print_records, stderr_console
+    from ..batch import read_baseline, run_batch
+    from ..resume import is_parquet_output
+    from ..io import json_objects, read_rows, writes_over_input
 
     console = stderr_console()
     if source != "records" and (estimate or engine != "local" or fmt):
@@ -205,7 +147,7 @@ def _audit(input_path: str, output: Optional[str], resume: bool, retry_errors: b
     try:
         auditor = build_auditor(**judge_kw)
         if source == "openinference":
-            from .traces import trace_rows
+            from ..traces import trace_rows
 
             rows = list(trace_rows(input_path, fields))
             if not rows and not allow_empty:
@@ -245,10 +187,10 @@ def _estimate(input_path: str, output: Optional[str], fmt: Optional[str], fields
     markdown on stdout, and the estimate as JSON in ``output`` when given."""
     import json
 
-    from ._console import print_error
-    from .io import checked_rows, read_rows, writes_over_input
-    from .judges.estimate import Assumptions, estimate, render_estimates, token_counter
-    from .judges.llm import llm_env
+    from .._console import print_error
+    from ..io import checked_rows, read_rows, writes_over_input
+    from ..judges.estimate import Assumptions, estimate, render_estimates, token_counter
+    from ..judges.llm import llm_env
 
     given = [flag for flag, value in (("--resume", resume), ("--retry-errors", retry_errors),
                                       ("--gate-accept", gate_accept is not None), ("--baseline", baseline is not None),
@@ -290,10 +232,10 @@ def _audit_on_ray(input_path: str, output: Optional[str], resume: bool, retry_er
                   fields: Any, gate_accept: Optional[float], quiet: bool, address: Optional[str],
                   workers: Optional[int], judge_kw: dict, console: Any, *, allow_empty: bool) -> None:
     """``audit --engine ray``: the same rows as the local engine, from workers of a Ray cluster; exits."""
-    from ._console import print_error, print_records
-    from .io import json_objects
-    from .resume import is_parquet_output
-    from .judges.llm import llm_env
+    from .._console import print_error, print_records
+    from ..io import json_objects
+    from ..resume import is_parquet_output
+    from ..judges.llm import llm_env
 
     if not output:
         raise click.UsageError("--engine ray needs -o/--output (a JSONL file or a Parquet folder)")
@@ -305,7 +247,7 @@ def _audit_on_ray(input_path: str, output: Optional[str], resume: bool, retry_er
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     options = auditor_options(judge_kw, llm_env(os.environ))
     try:
-        from .ray import audit_files, connect
+        from ..ray import audit_files, connect
 
         connect(address, quiet=quiet)
         summary = audit_files(input_path, output, fmt=fmt, fields=fields, resume=resume, workers=workers, check=True,
@@ -326,7 +268,7 @@ def _audit_on_ray(input_path: str, output: Optional[str], resume: bool, retry_er
 
 def _endpoint_error(exc: BackendError) -> str:
     """What the user reads when the LLM endpoint stops a run: it cannot be reached, or it rejects the request."""
-    from .llm.faults import UnreachableError
+    from ..llm.faults import UnreachableError
 
     if isinstance(exc, UnreachableError):
         return f"{exc}; check --base-url (or RT4CHART_BASE_URL) and that the server is running"
@@ -351,11 +293,11 @@ def _wrapped(exc: BaseException, kinds: tuple) -> Optional[BaseException]:
 
 def _gate_routing(rows: list, fraction: float, fields: Any, console: Any) -> dict[int, tuple[float, bool]]:
     """Cascade (RAGScope routing): risk per valid row and whether it is among the lowest-risk ``fraction``."""
-    from ._console import print_error
-    from .io import checked_rows
+    from .._console import print_error
+    from ..io import checked_rows
 
     try:
-        from .gate import route_by_risk
+        from ..gate import route_by_risk
     except ImportError as exc:
         print_error(console, f"--gate-accept needs the gate, which failed to import: {exc}")
         sys.exit(EXIT_USAGE)
@@ -368,7 +310,3 @@ def _gate_routing(rows: list, fraction: float, fields: Any, console: Any) -> dic
         print_error(console, f"the RAGScope gate could not score the input: {exc}")
         sys.exit(EXIT_USAGE)
     return {index: pair for (index, _), pair in zip(valid, routed)}
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()
