@@ -11,6 +11,7 @@ from typing import Any, Callable, Optional
 import click
 
 from ..io import FieldMap
+from ..judges.registry import JUDGES
 
 #: the commands' exit codes: 0 done; 1 some records failed (their error records are in the output); 2 usage or
 #: input error; ``diff`` adds 3 (a ``--fail-on`` rule tripped)
@@ -44,7 +45,7 @@ def judge_options(f: Any, *, audit_settings: bool = True) -> Any:
     ``audit_settings`` the options named in ``AUDIT_SETTINGS`` are left out."""
     opts = [
         click.option("--judge", "judge_name",
-                     type=click.Choice(["auto", "lexical", "local", "llm", "hybrid"]),
+                     type=click.Choice(JUDGES),
                      default="auto", show_default=True, help="auto = LLM if --base-url/--model or RT4CHART_BASE_URL "
                      "is set, else the trained offline judge if installed, else lexical; hybrid = the offline judge "
                      "and one-token verdicts of the LLM of --gguf or --base-url/--model on every claim, combined "

@@ -18,8 +18,11 @@ from typing import Any, Optional
 import click
 
 from ..errors import ConfigError, InputError, MissingDependencyError, Rt4chartError
+from ..judges.registry import JUDGES
 
 EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE = 0, 1, 2
+#: the facet diagnosis's NLI judges: any of ``--judge`` but the hybrid (it reads claims, not facet questions)
+FACET_JUDGES = tuple(j for j in JUDGES if j != "hybrid")
 
 
 def _items(input_path: Optional[str], dataset: Optional[str], split: str, task: Optional[str],
@@ -153,7 +156,7 @@ def _pct(x: Optional[float]) -> str:
 @click.option("--task", default=None, help="dataset task (e.g. qa)")
 @click.option("--path", "data_path", default=None, help="dataset folder (default: found like `rt4chart eval`)")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="only the first N records")
-@click.option("--judge", "judge_name", type=click.Choice(["auto", "lexical", "local", "llm"]), default="auto",
+@click.option("--judge", "judge_name", type=click.Choice(FACET_JUDGES), default="auto",
               show_default=True, help="NLI judge: auto = LLM with an endpoint, else the best offline judge")
 @click.option("--facets", type=click.Choice(["auto", "rule", "llm"]), default="auto", show_default=True,
               help="facet decomposition: auto = LLM templates with an endpoint, else the offline rules")

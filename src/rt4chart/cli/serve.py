@@ -7,15 +7,14 @@ from typing import Optional
 import click
 
 from ..errors import ConfigError, MissingDependencyError
+from ..judges.registry import JUDGES
 from ..server._settings import ServerSettings
-
-JUDGE_CHOICES = ("auto", "lexical", "local", "llm", "hybrid")
 
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind (loopback by default).")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
-@click.option("--judge", type=click.Choice(JUDGE_CHOICES), default="auto", show_default=True,
+@click.option("--judge", type=click.Choice(JUDGES), default="auto", show_default=True,
               help="Judge built once at startup (llm and hybrid read RT4CHART_BASE_URL / RT4CHART_MODEL).")
 @click.option("-W", "--window", type=int, default=None, help="Chunk size W in sentences [default: 25].")
 @click.option("-O", "--overlap", type=int, default=None, help="Chunk overlap O [default: 10].")
