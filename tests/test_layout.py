@@ -8,6 +8,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 MAX_LINES = 400
 
@@ -61,3 +63,35 @@ def test_only_the_command_line_imports_click():
     users = sorted(str(p.relative_to(src)) for p in src.rglob("*.py") if imports_click(p))
     assert "cli/audit.py" in users
     assert [p for p in users if not p.startswith("cli/")] == []
+
+
+def test_no_import_circle():
+    """No module of ``rt4chart`` reaches itself through its imports (module-level or inside functions): the strongly
+    connected components of the import graph (grimp's, as import-linter reads it) are single modules."""
+    grimp = pytest.importorskip("grimp", reason="grimp comes with import-linter (the dev extra)")
+    graph = grimp.build_graph("rt4chart")
+    edges = {m: graph.find_modules_directly_imported_by(m) for m in graph.modules}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles = []
+
+    def visit(module: str) -> None:  # Tarjan's strongly connected components
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for other in edges[module]:
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            part = stack[stack.index(module):]
+            del stack[stack.index(module):]
+            if len(part) > 1:
+                circles.append(sorted(part))
+
+    for module in sorted(edges):
+        if module not in index:
+            visit(module)
+    assert circles == []

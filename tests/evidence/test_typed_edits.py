@@ -8,7 +8,7 @@ from rt4chart.evidence.align import ClauseIndex, typed_edit
 
 
 def edit(claim: str, context: str):
-    return typed_edit(claim, EvidenceIndex(context).edits.clauses)
+    return typed_edit(claim, EvidenceIndex(context).clauses)
 
 
 @pytest.mark.parametrize("claim, context, kind, label, words", [

@@ -41,7 +41,8 @@ def main() -> None:
     for r in records:
         if (fold_of[r.group] < 0) != args.validation:
             continue
-        sentences = EvidenceIndex(r.context).edits  # what the judges hand one_edit for this context
+        index = EvidenceIndex(r.context)
+        sentences = index.edits  # what the judges hand one_edit for this context
         for c in decomposer.decompose_sync(r.answer):
             claims += 1
             edit = one_edit(c.text, sentences)
@@ -49,7 +50,7 @@ def main() -> None:
             if edit is not None:
                 fires.append((edit, claim_is_hallucinated(span.start, span.end, r.spans), r, c.text))
             elif args.typed:
-                t = typed_edit(c.text, sentences.clauses)
+                t = typed_edit(c.text, index.clauses)
                 if t is not None:
                     typed.append((t, claim_is_hallucinated(span.start, span.end, r.spans), r, c.text))
     where = "validation slice" if args.validation else "train outside the validation slice"

@@ -92,7 +92,7 @@ def _sentence_clauses(sentence: str) -> tuple[str, ...]:
 
 class ClauseIndex:
     """The clauses of evidence sentences, with which clauses hold each content-word key (built once per evidence
-    text: ``EditSentences.clauses``)."""
+    text: ``EvidenceIndex.clauses``)."""
 
     def __init__(self, sentences: Sequence[str]) -> None:
         self.sentences = tuple(sentences)

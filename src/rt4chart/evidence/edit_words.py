@@ -8,10 +8,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import Callable, Sequence
 
-if TYPE_CHECKING:
-    from .align import ClauseIndex
 from .lexicon import Contrasts, lexicon_classes
 from .words import NUMBER_WORDS, STOPWORDS, numbers, tokens
 
@@ -265,13 +263,6 @@ class EditSentences:
     def negated(self) -> tuple[tuple[int, int, str, str], ...]:
         """``(sentence, word, before, after)`` of every ``_sentence_negations`` of the sentences."""
         return tuple((si, k, b, a) for si, text in enumerate(self.text) for k, b, a in _sentence_negations(text))
-
-    @cached_property
-    def clauses(self) -> "ClauseIndex":
-        """The sentences' clauses, as ``align.typed_edit`` reads them."""
-        from .align import ClauseIndex  # align reads this module
-
-        return ClauseIndex(self.text)
 
     @cached_property
     def index(self) -> _Sentences:

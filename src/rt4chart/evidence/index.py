@@ -7,6 +7,7 @@ import re
 from functools import cached_property, lru_cache
 
 from ..text.segment import split_sentences
+from .align import ClauseIndex
 from .claims import content_forms, normalised_numbers, word_key
 from .edit_words import EditSentences
 
@@ -20,7 +21,8 @@ class EvidenceIndex:
     ``keys[i]`` and ``numbers[i]`` are sentence i's word keys (``word_key``) and normalised numbers;
     ``postings[key]`` lists the sentences holding a key, in order; ``all_numbers`` is every number of the text;
     ``lowered`` the text lower-cased; ``codes`` its two-capital words ("CA"). ``edits`` is the same sentences as
-    ``one_edit`` reads them, worked out on first use. The index is read, never changed.
+    ``one_edit`` reads them and ``clauses`` their clauses as ``typed_edit`` reads them, each worked out on first use.
+    The index is read, never changed.
     """
 
     def __init__(self, text: str) -> None:
@@ -44,6 +46,11 @@ class EvidenceIndex:
     def edits(self) -> EditSentences:
         """The sentences as ``one_edit`` reads them (``one_edit(claim, index.edits)``)."""
         return EditSentences(self.texts)
+
+    @cached_property
+    def clauses(self) -> ClauseIndex:
+        """The sentences' clauses, as ``typed_edit`` reads them (``typed_edit(claim, index.clauses)``)."""
+        return ClauseIndex(self.texts)
 
     def __repr__(self) -> str:
         return f"EvidenceIndex({len(self.texts)} sentences, {len(self.text)} characters)"

@@ -132,7 +132,7 @@ def typed(text: str, evidence: F.FeatureEvidence, rule: str, claims: int) -> Opt
     that shares no content word with the evidence (``rule`` "no-evidence")."""
     if rule == "no-evidence" or claims > TYPED_MAX_CLAIMS or len(tokens(text)) > TYPED_MAX_WORDS:
         return None
-    found = typed_edit(text, evidence.index.edits.clauses)
+    found = typed_edit(text, evidence.index.clauses)
     return found if found is not None and found.edit.kind in TYPED_KINDS else None
 
 
