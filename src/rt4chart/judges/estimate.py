@@ -42,7 +42,8 @@ from ..audit.decompose import RuleDecomposer
 from ..errors import ConfigError, InputError
 from ..llm.backend import Completion, Messages
 from ..llm.pricing import Price, describe_price, price_for
-from ..llm.schemas import JsonSchema
+from ..llm.schemas import BatchVerdictReply, CitedBatch, CitedVerdict, HolisticClaimsReply, JsonSchema
+from ..llm.schemas import SentenceClaimsReply, VerdictReply
 from ..llm.templates import data_blocks, parse_numbered
 from ..meter import record_usage
 from ..types import AuditResult, Label, Record, RecordError, Usage
@@ -139,40 +140,40 @@ class _Replies:
         self.lexical = LexicalJudge()
         self.decomposer = RuleDecomposer()
 
-    def reply(self, schema: str, user: str) -> tuple[dict[str, Any], int, bool]:
-        """``(reply object, verdicts in it, whether they reason step by step)`` for a request whose reply schema is
-        named ``schema``."""
+    def reply(self, model: type, user: str) -> tuple[dict[str, Any], int, bool]:
+        """``(reply object, verdicts in it, whether they reason step by step)`` for a request whose reply model is
+        ``model`` (``JsonSchema.model``)."""
         blocks = data_blocks(user)
-        if schema == "CitedVerdict" or schema.startswith("BatchCitedReply"):
+        if model is CitedVerdict or issubclass(model, CitedBatch):
             header = "CONTEXT CHUNK" if "CONTEXT CHUNK" in blocks else "FULL CONTEXT"
-            return (*self._checks(schema, blocks, header, _VERDICT_WORDS, _question(blocks)), False)
-        return (*self._judge_reply(schema, blocks), True)
+            return (*self._checks(model, blocks, header, _VERDICT_WORDS, _question(blocks)), False)
+        return (*self._judge_reply(model, blocks), True)
 
-    def _judge_reply(self, schema: str, blocks: Mapping[str, str]) -> tuple[dict[str, Any], int]:
-        if schema == "SentenceClaimsReply":
-            return {"claims": self._claims(self._block(blocks, "SENTENCE TO DECOMPOSE", schema))}, 0
-        if schema == "HolisticClaimsReply":
-            numbered = parse_numbered(self._block(blocks, "ANSWER SENTENCES", schema))
+    def _judge_reply(self, model: type, blocks: Mapping[str, str]) -> tuple[dict[str, Any], int]:
+        if model is SentenceClaimsReply:
+            return {"claims": self._claims(self._block(blocks, "SENTENCE TO DECOMPOSE", model))}, 0
+        if model is HolisticClaimsReply:
+            numbered = parse_numbered(self._block(blocks, "ANSWER SENTENCES", model))
             return {"claims": [{"sentence": i, "claim": c} for i, text in numbered.items()
                                for c in self._claims(text)]}, 0
         evidence = blocks.get("CONTEXT CHUNK", blocks.get("FULL CONTEXT"))
         if evidence is None:
-            raise ConfigError(f"the estimate found no CONTEXT CHUNK or FULL CONTEXT block in a {schema} prompt")
+            raise ConfigError(f"the estimate found no CONTEXT CHUNK or FULL CONTEXT block in a {model.__name__} prompt")
         question = _question(blocks)
-        if schema == "VerdictReply":
-            return self._verdict(self._block(blocks, "CLAIM", schema), evidence, question), 1
-        if schema == "BatchVerdictReply":
-            numbered = parse_numbered(self._block(blocks, "CLAIMS", schema))
+        if model is VerdictReply:
+            return self._verdict(self._block(blocks, "CLAIM", model), evidence, question), 1
+        if model is BatchVerdictReply:
+            numbered = parse_numbered(self._block(blocks, "CLAIMS", model))
             verdicts = [{"claim": i, **self._verdict(text, evidence, question)} for i, text in numbered.items()]
             return {"verdicts": verdicts}, len(verdicts)
-        raise ConfigError(f"the estimate has no assumed reply for a {schema} request")
+        raise ConfigError(f"the estimate has no assumed reply for a {model.__name__} request")
 
-    def _checks(self, schema: str, blocks: Mapping[str, str], header: str, words: Mapping[Label, str],
+    def _checks(self, model: type, blocks: Mapping[str, str], header: str, words: Mapping[Label, str],
                 question: Optional[str] = None) -> tuple[dict[str, Any], int]:
         """Verdicts that cite numbered sentences (the LLM judge's ``v3`` verdicts): the lexical judge's label of each
         claim against the sentences of block ``header``, in the reply's ``words`` (the last one for any other
         label), citing its evidence sentences."""
-        premise = parse_numbered(self._block(blocks, header, schema))
+        premise = parse_numbered(self._block(blocks, header, model))
         text = " ".join(premise.values())
         number = {sentence: n for n, sentence in premise.items()}
         otherwise = list(words.values())[-1]
@@ -183,15 +184,15 @@ class _Replies:
             cited = [number[q] for q in judgment.evidence if q in number] if verdict != otherwise else []
             return {"reason": "", "verdict": verdict, "sentences": cited}
 
-        if schema == "CitedVerdict":
-            return check(self._block(blocks, "CLAIM", schema)), 1
-        numbered = parse_numbered(self._block(blocks, "CLAIMS", schema))
+        if model is CitedVerdict:
+            return check(self._block(blocks, "CLAIM", model)), 1
+        numbered = parse_numbered(self._block(blocks, "CLAIMS", model))
         return {"verdicts": [{"claim": i, **check(c)} for i, c in numbered.items()]}, len(numbered)
 
     @staticmethod
-    def _block(blocks: Mapping[str, str], header: str, schema: str) -> str:
+    def _block(blocks: Mapping[str, str], header: str, model: type) -> str:
         if header not in blocks:
-            raise ConfigError(f"the estimate found no {header} block in a {schema} prompt")
+            raise ConfigError(f"the estimate found no {header} block in a {model.__name__} prompt")
         return blocks[header]
 
     def _claims(self, sentence: str) -> list[str]:
@@ -241,10 +242,10 @@ class EstimatingBackend:
                        prompt_version: Optional[str] = None, logprobs: int = 0) -> Completion:
         if logprobs:
             return self._one_token(messages, prompt_version)
-        if schema is None:
-            raise ConfigError("the estimate needs the reply schema of every request")
+        if schema is None or schema.model is None:
+            raise ConfigError("the estimate needs the reply schema and model of every request (llm.schemas.schema_for)")
         user = next((m.get("content") or "" for m in messages if m.get("role") == "user"), "")
-        reply, verdicts, reasons = self._replies.reply(schema.name, user)
+        reply, verdicts, reasons = self._replies.reply(schema.model, user)
         text = json.dumps(reply, ensure_ascii=False)
         per_verdict = self.assumptions.reason_tokens + (self.assumptions.reasoning_tokens if reasons else 0)
         usage = self._record(messages, self.counter.count(text) + verdicts * per_verdict, prompt_version or schema.name)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, Optional, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
@@ -99,25 +99,31 @@ class NumberedCitedVerdict(_Reply):
     _short = field_validator("reason")(_cut)
 
 
+class CitedBatch(_Reply):
+    """The base of ``batch_cited_reply``'s models: a batch of verdicts that cite sentence numbers."""
+
+
 @lru_cache(maxsize=128)
-def _batch_of(item: type[BaseModel], n: int, name: str) -> type[BaseModel]:
+def _batch_of(item: type[BaseModel], n: int, name: str, base: type[BaseModel]) -> type[BaseModel]:
     verdicts = Annotated[list[item], Field(json_schema_extra={"minItems": n, "maxItems": n})]  # type: ignore[valid-type]
-    return create_model(f"{name}{n}", __base__=_Reply, verdicts=(verdicts, ...))
+    return create_model(f"{name}{n}", __base__=base, verdicts=(verdicts, ...))
 
 
 def batch_cited_reply(n: int) -> type[BaseModel]:
     """The reply model of ``n`` claims judged in one call with cited sentence numbers (the LLM judge's ``v3``
     batched prompts): exactly ``n`` ``NumberedCitedVerdict`` items (``minItems``/``maxItems``, so a server that
     enforces the schema cannot stop early or run on)."""
-    return _batch_of(NumberedCitedVerdict, n, "BatchCitedReply")
+    return _batch_of(NumberedCitedVerdict, n, "BatchCitedReply", CitedBatch)
 
 
 @dataclass(frozen=True)
 class JsonSchema:
-    """A named JSON schema for ``response_format={"type": "json_schema", ...}``."""
+    """A named JSON schema for ``response_format={"type": "json_schema", ...}``, and the reply model it was made from
+    (``schema_for``; what the cost estimate reads to build an assumed reply)."""
 
     name: str
     schema: dict[str, Any]
+    model: Optional[type[BaseModel]] = field(default=None, compare=False)
 
     def response_format(self) -> dict[str, Any]:
         return {"type": "json_schema", "json_schema": {"name": self.name, "schema": self.schema, "strict": True}}
@@ -138,7 +144,7 @@ def _strict(node: Any) -> Any:
 
 def schema_for(model: type[BaseModel]) -> JsonSchema:
     """The strict JSON schema of a reply model (property order = field order, reasoning first)."""
-    return JsonSchema(name=model.__name__, schema=_strict(model.model_json_schema()))
+    return JsonSchema(name=model.__name__, schema=_strict(model.model_json_schema()), model=model)
 
 
 _FENCE = re.compile(r"^\s*```(?:json|JSON)?\s*\n(.*?)\n?```\s*$", re.DOTALL)
