@@ -1,14 +1,18 @@
-"""Hashes of what the offline judges and the gate predict on the 2,700 RAGTruth test answers, to show that a change
-that should not change a prediction did not (docs/results/consolidation.md).
+"""Hashes of what the offline judges, the hybrid judge and the gate predict on the 2,700 RAGTruth test answers, to
+show that a change that should not change a prediction did not (docs/results/consolidation.md).
 
-    python3 -m benchmarks.prediction_hashes --out /tmp/hashes [--limit N]
+    python3 -m benchmarks.prediction_hashes --out /tmp/hashes [--limit N] [--code OTHER_CHECKOUT]
 
 It runs the documented commands: ``rt4chart eval run --dataset ragtruth --split test --judge lexical`` and
-``--judge local`` (``--no-baselines --bootstrap 1``: only the predictions matter here), and ``rt4chart triage route``
-over the same records with the shipped gate and with ``--gate z``. Printed per system: the sha256 of
-``predictions.jsonl`` (label, score, spans and evidence spans of every answer), of ``results.jsonl`` with its timing
-fields (``seconds``) removed (every claim's label, reason, score, spans and evidence), and of the triage output.
-Two runs of the same code give the same hashes (checked), so a different hash is a changed prediction.
+``--judge local`` (``--no-baselines --bootstrap 1``: only the predictions matter here), ``rt4chart triage route``
+over the same records with the shipped gate and with ``--gate z``, and ``rt4chart audit --judge hybrid`` over the
+first ``--hybrid-records`` of them against a scripted model (``rt4chart.testing.openai_server``): its P(yes) for a
+request is a function of the request's text, so the hybrid's results change exactly when its requests or its
+combination do. Printed per system: the sha256 of ``predictions.jsonl`` (label, score, spans and evidence spans of
+every answer), of ``results.jsonl`` with its timing fields (``seconds``) removed (every claim's label, reason, score,
+spans and evidence), and of the triage output. Two runs of the same code give the same hashes (checked), so a
+different hash is a changed prediction. ``--code DIR`` runs the commands with ``DIR/src`` first on the path: the
+hashes of another checkout (a ``git worktree`` of the commit before a change), from the same scripted model.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+from rt4chart.testing.openai_server import ChatRequest, FakeOpenAI, Reply
 
 from rt4chart.eval.datasets import ENV_DATA_DIR, load_ragtruth
 
@@ -46,15 +52,29 @@ def results_sha256(path: Path) -> str:
     return h.hexdigest()
 
 
+_ENV: dict[str, str] = dict(os.environ)
+
+
 def _run(*args: str) -> None:
-    subprocess.run(["rt4chart", *args], check=True)
+    subprocess.run([sys.executable, "-c", "from rt4chart.cli import main; main()", *args], check=True, env=_ENV)
+
+
+def scripted_yes(request: ChatRequest) -> Reply:
+    """P(yes) from the sha256 of the request's messages: the same request gets the same verdict, any other request
+    another one."""
+    digest = hashlib.sha256(json.dumps(request.messages, sort_keys=True).encode()).digest()
+    return Reply.yes_no(int.from_bytes(digest[:4], "big") / 2 ** 32)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, required=True, help="folder for the runs (created)")
     ap.add_argument("--limit", type=int, help="only the first N test records (a quick look; not the documented run)")
+    ap.add_argument("--hybrid-records", type=int, default=300, help="test records the hybrid judge audits")
+    ap.add_argument("--code", type=Path, help="a checkout whose src/ the commands run (default: the installed one)")
     args = ap.parse_args(argv)
+    if args.code is not None:
+        _ENV["PYTHONPATH"] = os.pathsep.join([str(args.code.resolve() / "src"), os.environ.get("PYTHONPATH", "")])
     args.out.mkdir(parents=True, exist_ok=True)
     data_dir = os.environ.get(ENV_DATA_DIR) or None
     records = load_ragtruth("test", data_dir=data_dir)
@@ -76,6 +96,15 @@ def main(argv: list[str] | None = None) -> int:
         out = args.out / f"triage-{gate}.jsonl"
         _run("triage", "route", str(rows), "--gate", gate, "-o", str(out))
         table.append((f"{name} triage route", file_sha256(out)))
+    hybrid_in, hybrid_out = args.out / "hybrid-records.jsonl", args.out / "hybrid.jsonl"
+    hybrid_in.write_text("".join(rows.read_text(encoding="utf-8").splitlines(keepends=True)[:args.hybrid_records]),
+                         encoding="utf-8")
+    with FakeOpenAI(scripted_yes, total_slots=2) as server:
+        _run("audit", str(hybrid_in), "-o", str(hybrid_out), "-q", "--judge", "hybrid", "--base-url", server.base_url,
+             "--model", "scripted", "--no-cache")
+        if server.errors:
+            raise SystemExit(f"the scripted model failed: {server.errors[0]}")
+    table.append(("hybrid (scripted model) results", results_sha256(hybrid_out)))
     print(f"{len(records)} records")
     for name, digest in table:
         print(f"{name:34} {digest}")
