@@ -1,6 +1,6 @@
-"""``rt4chart eval ablate`` (``rt4chart.eval.ablate``): grid and variant parsing, the settings planned, pairing (every
-setting scored on the same records with the same resamples), resume after a kill, and ``--estimate``; on a
-hand-written RAGTruth folder whose contexts are long enough for W and O to matter."""
+"""``rt4chart eval ablate`` (``rt4chart.eval.studies.ablate``): grid and variant parsing, the settings planned,
+pairing (every setting scored on the same records with the same resamples), resume after a kill, and ``--estimate``;
+on a hand-written RAGTruth folder whose contexts are long enough for W and O to matter."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from rt4chart.cli import main
 from rt4chart.errors import ConfigError
-from rt4chart.eval.ablate import DEFAULT, Setting, parse_grid, parse_variants, plan
+from rt4chart.eval.studies.ablate import DEFAULT, Setting, parse_grid, parse_variants, plan
 from rt4chart.judges.runtime import model_dir
 
 FACTS = ["The museum opened in {y}.", "It has {f} floors.", "The cafe sits on the roof.",

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from rt4chart.cli import main
 from rt4chart.errors import ConfigError
 from rt4chart.eval.datasets import load_ragtruth
-from rt4chart.eval.shapes import parse_shape, raw_data2txt, reshape, shape_name, shape_records
+from rt4chart.eval.studies.shapes import parse_shape, raw_data2txt, reshape, shape_name, shape_records
 
 _QUERY = {"QA": "when did the museum open?", "Summary": "Summarize the following news within 50 words:",
           "Data2txt": "Instruction:\nWrite an objective overview about the following local business. "}

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from rt4chart.eval.ragscope import ProtocolData, grouped_folds, render_markdown, run_protocol
-from rt4chart.eval.ragscope.intervals import _weighted_top_rate
+from rt4chart.eval.studies.ragscope import ProtocolData, grouped_folds, render_markdown, run_protocol
+from rt4chart.eval.studies.ragscope.intervals import _weighted_top_rate
 from rt4chart.gate.routing import accepted_risk, review_precision
 
 
@@ -70,7 +70,7 @@ def test_protocol_data_checks_lengths():
 
 def test_triage_eval_writes_json_and_markdown(tmp_path, monkeypatch, synth):
     from rt4chart.cli import triage as cli
-    from rt4chart.eval.ragscope import data
+    from rt4chart.eval.studies.ragscope import data
 
     X, y, groups, tasks = synth
     monkeypatch.setattr(data, "load_ragtruth_data", lambda split, **_: data.ProtocolData(X, y, groups, tasks))

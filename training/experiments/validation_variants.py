@@ -25,7 +25,7 @@ import numpy as np
 from rt4chart.audit.auditor import Auditor
 from rt4chart.eval import runner
 from rt4chart.eval.predictions import read_predictions
-from rt4chart.eval.shapes import shape_records
+from rt4chart.eval.studies.shapes import shape_records
 from rt4chart.judges.local import features as F
 from rt4chart.judges import local as L
 from rt4chart.judges.local import rules as R

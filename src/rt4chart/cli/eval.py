@@ -14,7 +14,7 @@ from typing import Any, Optional
 import click
 
 from ..errors import ConfigError, InputError, MissingDependencyError, Rt4chartError
-from ..eval.ablate import DEFAULT_GRID
+from ..eval.studies.ablate import DEFAULT_GRID
 from ._options import data_dir, load_records
 
 EXIT_OK, EXIT_PARTIAL, EXIT_USAGE = 0, 1, 2
@@ -190,7 +190,7 @@ def run_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[s
                          write_outputs)
     from ..eval.predictions import read_predictions
     from ..eval.scoring import render_markdown
-    from ..eval.shapes import parse_shape, shape_name, shape_records
+    from ..eval.studies.shapes import parse_shape, shape_name, shape_records
 
     console = _console()
     judge_name = judge_kw.get("judge_name", "auto")
@@ -286,7 +286,7 @@ def ablate_cmd(dataset: str, split: str, task: Optional[str], data_path: Optiona
     from ..judges.estimate import check_estimable
     from ..judges.llm import llm_env
     from ..judges.registry import build_auditor
-    from ..eval.ablate import DEFAULT, check_manifest, manifest_of, parse_grid, parse_variants, plan
+    from ..eval.studies.ablate import DEFAULT, check_manifest, manifest_of, parse_grid, parse_variants, plan
 
     console = _console()
     if not estimate and (tokenizer_file is not None or reasoning_tokens is not None):
@@ -323,8 +323,8 @@ def _run_ablation(records: list, settings: list, skipped: list, options: dict, d
                   title: str, console: Any, n_boot: int, seed: int, resume: bool, quiet: bool) -> None:
     from ..errors import BackendError
     from ..judges.registry import build_auditor
-    from ..eval.ablate import run_settings, score_settings
-    from ..eval.ablate_report import write_report
+    from ..eval.studies.ablate import run_settings, score_settings
+    from ..eval.studies.ablate_report import write_report
 
     progress = not quiet and (console.is_terminal or os.environ.get("RT4CHART_PROGRESS") == "1")
 
@@ -356,8 +356,8 @@ def _ablate_estimate(records: list, settings: list, skipped: list, options: dict
                      reasoning_tokens: Optional[int], out: Path, title: str, console: Any, quiet: bool) -> None:
     """``eval ablate --estimate``: every setting's estimated LLM calls, tokens and cost; no model is called."""
     from ..judges.estimate import Assumptions, token_counter
-    from ..eval.ablate import estimate_settings
-    from ..eval.ablate_report import write_estimates
+    from ..eval.studies.ablate import estimate_settings
+    from ..eval.studies.ablate_report import write_estimates
 
     counter = token_counter(options.get("model") or "", tokenizer_file)
     assumptions = Assumptions() if reasoning_tokens is None else Assumptions(reasoning_tokens=reasoning_tokens)

@@ -102,7 +102,7 @@ def eval_command(split: str, data_root: Optional[str], n_boot: int, seed: int, n
                  calibration: bool, json_path: Optional[str], md_path: Optional[str]) -> None:
     """Run the RAGScope protocol (grouped CV, intervals, operating points, transfer) on RAGTruth."""
     from ..eval.datasets import ENV_DATA_DIR
-    from ..eval.ragscope import data, markdown, protocol
+    from ..eval.studies.ragscope import data, markdown, protocol
 
     try:
         loaded = data.load_ragtruth_data(split, root=data_root, data_dir=os.environ.get(ENV_DATA_DIR) or None)

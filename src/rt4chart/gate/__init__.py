@@ -12,7 +12,7 @@
 Gates are scikit-learn estimators (:class:`RAGScopeZ`, :class:`RAGScopeC`, :class:`RAGScopeE`); the package ships a
 RAGScope-E gate fitted on the RAGTruth train split (``python3 -m training.fit_default_gate`` rebuilds
 it), used by :func:`risk_scores` and by ``rt4chart audit --gate-accept``. The paper's leakage-controlled evaluation
-of the gates is :mod:`rt4chart.eval.ragscope` (``rt4chart triage eval``).
+of the gates is :mod:`rt4chart.eval.studies.ragscope` (``rt4chart triage eval``).
 """
 
 from __future__ import annotations

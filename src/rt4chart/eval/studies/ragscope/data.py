@@ -41,7 +41,7 @@ def load_ragtruth_data(split: str = "test", root: Optional[str] = None, *, data_
                        ) -> ProtocolData:
     """RAGTruth ``split`` as protocol data (group = the loader's task + context key); ``root``/``data_dir`` as for
     :func:`~rt4chart.eval.datasets.load_ragtruth`."""
-    from ..datasets import load_ragtruth
+    from ...datasets import load_ragtruth
 
     recs = load_ragtruth(split, root=root, data_dir=data_dir)
     return ProtocolData(

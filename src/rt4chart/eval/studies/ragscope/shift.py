@@ -12,10 +12,10 @@ from typing import Sequence
 
 import numpy as np
 
-from rt4chart.gate import RAGScopeC, RAGScopeE
-from rt4chart.gate.features import Batch
+from ....gate import RAGScopeC, RAGScopeE
+from ....gate.features import Batch
 
-from ..metrics import (
+from ...metrics import (
     auroc,
     auroc_weighted,
     average_precision,

@@ -74,7 +74,7 @@ def write_estimates(out: Path, rows: Sequence[tuple[Any, Any]], skipped: Sequenc
                     model: Optional[str], title: str) -> str:
     """Write ``estimate.json`` and ``estimate.md`` for ``(setting, Estimate)`` rows into ``out``; returns the
     markdown."""
-    from ..judges.estimate import render_estimates
+    from ...judges.estimate import render_estimates
 
     table = render_estimates([(s.name, e) for s, e in rows], title=f"{title}: estimate for model {model}")
     table += "".join(f"- skipped {n}: {why}\n" for n, why in skipped)

@@ -10,9 +10,9 @@ from typing import Sequence
 
 import numpy as np
 
-from rt4chart.gate.routing import accepted_risk, review_precision
+from ....gate.routing import accepted_risk, review_precision
 
-from ..metrics import (
+from ...metrics import (
     auroc,
     auroc_weighted,
     average_precision,

@@ -20,12 +20,12 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, Optional, Sequence
 
-from ..errors import ConfigError, InputError
-from ..io import json_objects
-from .datasets import EvalRecord
-from .predictions import Prediction, read_predictions
-from .runner import results_to_predictions, run
-from .scoring import evaluate
+from ...errors import ConfigError, InputError
+from ...io import json_objects
+from ..datasets import EvalRecord
+from ..predictions import Prediction, read_predictions
+from ..runner import results_to_predictions, run
+from ..scoring import evaluate
 
 __all__ = ["Setting", "DEFAULT", "DEFAULT_GRID", "VARIANTS", "parse_grid", "parse_variants", "plan",
            "manifest_of", "check_manifest", "run_settings", "score_settings", "estimate_settings"]
@@ -308,7 +308,7 @@ def estimate_settings(records: Sequence[EvalRecord], settings: Sequence[Setting]
                       ) -> list[tuple[Setting, Any]]:
     """Every setting's ``rt4chart.judges.estimate.Estimate`` of the LLM judge on ``records`` (``options``: the
     judge's ``build_auditor`` options); no model is called."""
-    from ..judges.estimate import estimate
+    from ...judges.estimate import estimate
 
     inputs = [r.to_record() for r in records]
     rows = []

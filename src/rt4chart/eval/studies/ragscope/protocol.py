@@ -12,8 +12,8 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from rt4chart.gate import RAGScopeC, RAGScopeE, RAGScopeZ
-from rt4chart.gate.features import Batch
+from ....gate import RAGScopeC, RAGScopeE, RAGScopeZ
+from ....gate.features import Batch
 
 from .data import SEED, ProtocolData, grouped_folds
 from .intervals import operating_points, paired_deltas, ranking_table
