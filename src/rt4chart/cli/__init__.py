@@ -17,7 +17,7 @@ from typing import Any, Optional
 
 import click
 
-from .. import __version__
+from .._version import __version__
 from ._options import EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE
 from .audit import audit, build_auditor
 

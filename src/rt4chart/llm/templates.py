@@ -21,7 +21,9 @@ from typing import Mapping, Sequence
 
 from ..errors import ConfigError
 
-#: the version of the judge's and decomposers' templates in use
+#: the version of the LLM judge's and decomposers' templates in use: ``v2``, the paper's prompts (RT4CHART Table 2),
+#: frozen (a change is a new version); ``v3`` cites numbered sentences. The hybrid judge's one-token prompt has its own
+#: name and version (``hybrid_supports.v4``).
 PROMPT_VERSION = "v2"
 _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 _MARKER = re.compile(r"([<>])\1{2,}")

@@ -14,7 +14,7 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from .. import __version__
+from .._version import __version__
 from ..errors import ConfigError, InputError, MissingDependencyError, Rt4chartError
 from ..io import validate_record
 from ..types import AuditResult, Record, RecordError

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 
-from .. import __version__
+from .._version import __version__
 from ..report._html import asset, page
 
 _BODY = """<header class="top"><h1>rt4chart</h1>
