@@ -95,7 +95,7 @@ def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
     from .llm import LLMSettings, build_backend, build_llm
 
     known = {f.name for f in dataclasses.fields(LLMSettings)}
-    settings = LLMSettings.from_env({}, **{k: v for k, v in llm_options.items() if k in known})
+    settings = LLMSettings.from_options(**{k: v for k, v in llm_options.items() if k in known})
     if name == "hybrid":
         from .hybrid import HybridJudge
 

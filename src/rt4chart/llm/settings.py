@@ -95,13 +95,18 @@ class LLMSettings:
         price_for(self.model, price_in=self.price_in, price_out=self.price_out)  # validates prices
 
     @classmethod
+    def from_options(cls, **options: Any) -> "LLMSettings":
+        """Settings from explicit options, those that are None (flags the user did not give) left at their
+        defaults; the base URL defaults to OpenAI's. No environment is read."""
+        values: dict[str, Any] = {"base_url": DEFAULT_BASE_URL, "model": ""}
+        values.update({k: v for k, v in options.items() if v is not None})
+        return cls(**values)
+
+    @classmethod
     def from_env(cls, env: Mapping[str, str], **overrides: Any) -> "LLMSettings":
         """Settings from the environment mapping ``env`` (see ``llm_env``; pass ``os.environ`` explicitly), then
-        ``overrides``. Overrides that are None (flags the user did not give) do not replace values from ``env``. The
-        base URL defaults to OpenAI's."""
-        values: dict[str, Any] = {"base_url": DEFAULT_BASE_URL, "model": "", **llm_env(env)}
-        values.update({k: v for k, v in overrides.items() if v is not None})
-        return cls(**values)
+        ``overrides`` (``from_options``: those that are None do not replace values from ``env``)."""
+        return cls.from_options(**{**llm_env(env), **{k: v for k, v in overrides.items() if v is not None}})
 
     def describe(self) -> dict[str, Any]:
         """The settings as a JSON-able dict without the API key (for result configs and logs)."""
