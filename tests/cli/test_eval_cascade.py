@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from rt4chart.cli import main
 from rt4chart.eval.datasets import load_ragtruth
 
-from test_eval_cli import data_dir  # noqa: F401  (fixture: a tiny RAGTruth folder)
+from test_eval import data_dir  # noqa: F401  (fixture: a tiny RAGTruth folder)
 
 
 def test_cascade_accepts_lowest_risk_and_reports_what_it_missed(data_dir: Path, tmp_path: Path) -> None:  # noqa: F811
