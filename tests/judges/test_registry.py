@@ -1,11 +1,13 @@
 """The one factory that builds an Auditor from options (CLI, server, eval run, diagnose and rt4chart.audit)."""
 
+import re
+
 import pytest
 
 from rt4chart import Auditor, ConfigError, RuleDecomposer
 from rt4chart.judges.lexical import LexicalJudge
 from rt4chart.judges.llm import LLMDecomposer, LLMJudge
-from rt4chart.judges.registry import build_auditor, make_judge
+from rt4chart.judges.registry import OWNED_OPTIONS, build_auditor, make_judge
 
 LLM = {"base_url": "http://127.0.0.1:9/v1", "model": "m", "cache": False}
 
@@ -69,3 +71,25 @@ def test_unknown_judge_and_bad_window():
 def test_make_judge_is_what_build_auditor_uses():
     judge, decomposer = make_judge("lexical")
     assert isinstance(judge, LexicalJudge) and decomposer is None
+
+
+_VALUES = {"threshold": 0.3, "no_tagger": True, "model_dir": "models", "floor": 0.2, "combination": "card.json",
+           "prompt_version": "v3", "decomposition": "holistic"}
+
+
+@pytest.mark.parametrize("owned", OWNED_OPTIONS, ids=lambda owned: owned.options[0][0])
+def test_each_judge_that_does_not_read_an_owned_option_refuses_it_by_its_flag(owned):
+    """One table (``OWNED_OPTIONS``) says which judge reads which judge-specific option; every other judge refuses
+    each of them, naming the flag, and the flag is one that ``rt4chart audit`` has."""
+    from click.testing import CliRunner
+
+    from rt4chart.cli import main
+
+    audit_help = CliRunner().invoke(main, ["audit", "--help"]).output
+    for key, flag in owned.options:
+        assert flag in audit_help
+        for name in ("lexical", "local", "llm", "hybrid"):
+            if name in owned.readers:
+                continue
+            with pytest.raises(ConfigError, match=re.escape(flag)):
+                make_judge(name, **{key: _VALUES[key]})

@@ -15,7 +15,8 @@ import dataclasses
 import hashlib
 import json
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Optional
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..audit.auditor import AuditConfig, Auditor
 from ..audit.decompose import Decomposer, RuleDecomposer
@@ -25,11 +26,50 @@ from .base import Judge
 if TYPE_CHECKING:
     from ..llm.backend import ChatBackend
 
+#: the judge names, the one list the command line (audit, eval, calibrate, serve, diagnose) and the server offer
 JUDGES = ("auto", "lexical", "local", "llm", "hybrid")
 #: the request timeout (seconds) of the hybrid judge on a llama.cpp server: one long document on a CPU takes minutes
 HYBRID_LOCAL_TIMEOUT = 600.0
-#: the judges that read the local judge's options (--threshold, --no-tagger, --model-dir)
-_LOCAL_OPTIONS = ("local", "hybrid")
+
+
+@dataclass(frozen=True)
+class OwnedOptions:
+    """Options that only some judges read: given to another judge, they are refused with ``says`` (``{flags}`` the
+    flags given, ``{verb}`` "configures" or "configure", ``{value}`` the first one's value, ``{name}`` the judge).
+    ``given`` tells a value the user gave from one left unset."""
+
+    options: tuple[tuple[str, str], ...]  # (option name, its command-line flag)
+    readers: tuple[str, ...]
+    says: str
+    given: Callable[[Any], bool] = lambda value: value is not None
+
+
+#: which judge reads which of the judge-specific options: the one table ``make_judge`` refuses foreign options from
+OWNED_OPTIONS = (
+    OwnedOptions((("threshold", "--threshold"), ("no_tagger", "--no-tagger"), ("model_dir", "--model-dir")),
+                 ("local", "hybrid"), "{flags} {verb} the local judge, but the judge here is {name}",
+                 lambda value: value is not None and value is not False),  # a threshold of 0.0 is given
+    OwnedOptions((("floor", "--floor"), ("combination", "--combination")), ("hybrid",),
+                 "{flags} route the hybrid judge's claims, but the judge here is {name}"),
+    OwnedOptions((("prompt_version", "--prompt-version"),), ("llm",),
+                 "--prompt-version {value} chooses the LLM judge's prompts, but the judge here is {name}"),
+    OwnedOptions((("decomposition", "--decomposition"),), ("llm",),
+                 "--decomposition {value} needs the LLM judge; the {name} judge reads claims from the rule decomposer",
+                 lambda value: value not in (None, "rule")),
+)
+
+
+def refuse_foreign_options(name: str, options: Mapping[str, Any]) -> None:
+    """Raise ``ConfigError`` for the first group of ``OWNED_OPTIONS`` given to judge ``name``, which does not read
+    it: an option the chosen judge does not read is a mistake to report, not to ignore."""
+    for owned in OWNED_OPTIONS:
+        if name in owned.readers:
+            continue
+        given = [(flag, options[key]) for key, flag in owned.options if owned.given(options.get(key))]
+        if given:
+            raise ConfigError(owned.says.format(flags=" and ".join(flag for flag, _ in given), name=name,
+                                                verb="configures" if len(given) == 1 else "configure",
+                                                value=given[0][1]))
 
 
 def local_judge_available() -> bool:
@@ -67,24 +107,7 @@ def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
             name = "lexical"
     if backend is not None and name not in ("llm", "hybrid"):
         raise ConfigError(f"a chat backend is used by the LLM judge only, but the judge here is {name}")
-    # an option the chosen judge does not read is a mistake to report, not to ignore
-    if name not in _LOCAL_OPTIONS:
-        local_only = (("threshold", "--threshold"), ("no_tagger", "--no-tagger"), ("model_dir", "--model-dir"))
-        given = [flag for key, flag in local_only
-                 if options.get(key) is not None and options.get(key) is not False]  # 0.0 == False
-        if given:
-            verb = "configures" if len(given) == 1 else "configure"
-            raise ConfigError(f"{' and '.join(given)} {verb} the local judge, but the judge here is {name}")
-    if name != "hybrid":
-        given = [f"--{key}" for key in ("floor", "combination") if options.get(key) is not None]
-        if given:
-            raise ConfigError(f"{' and '.join(given)} route the hybrid judge's claims, but the judge here is {name}")
-    if name != "llm" and options.get("prompt_version") is not None:
-        raise ConfigError(f"--prompt-version {options['prompt_version']} chooses the LLM judge's prompts, but the "
-                          f"judge here is {name}")
-    if name != "llm" and options.get("decomposition") not in (None, "rule"):
-        raise ConfigError(f"--decomposition {options['decomposition']} needs the LLM judge; the {name} judge reads "
-                          "claims from the rule decomposer")
+    refuse_foreign_options(name, options)
     if name == "lexical":
         from .lexical import LexicalJudge
 
