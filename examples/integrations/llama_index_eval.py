@@ -35,7 +35,10 @@ class ScriptedLLM(CustomLLM):
         yield CompletionResponse(text=self.answer, delta=self.answer)
 
 
-index = VectorStoreIndex([TextNode(text=p) for p in passages], embed_model=MockEmbedding(embed_dim=8))
+# MockEmbedding gives every passage the same vector, and the vector store breaks ties by node id: ids in the
+# context's order keep the retrieved passages (the audited context) in that order, run after run
+index = VectorStoreIndex([TextNode(text=p, id_=f"passage-{i:03d}") for i, p in enumerate(passages)],
+                         embed_model=MockEmbedding(embed_dim=8))
 evaluator = AuditEvaluator()  # judge="local", the offline default
 passing = []
 for answer in ("The free trial lasts 14 days from the date of activation.", paper["answer"]):
