@@ -56,7 +56,7 @@ _ENV: dict[str, str] = dict(os.environ)
 
 
 def _run(*args: str) -> None:
-    subprocess.run([sys.executable, "-c", "from rt4chart.cli import main; main()", *args], check=True, env=_ENV)
+    subprocess.run([sys.executable, "-m", "rt4chart.cli", *args], check=True, env=_ENV)
 
 
 def scripted_yes(request: ChatRequest) -> Reply:

@@ -16,12 +16,11 @@ from typing import Any, Optional
 
 import click
 
-from ._options import field_options, judge_options
+from ._options import EXIT_OK, EXIT_USAGE, field_options, judge_options
 from ..errors import ConfigError, InputError, MissingDependencyError, Rt4chartError
 
 from ..eval.calibrate import CUTS, METHODS
 
-EXIT_OK, EXIT_USAGE = 0, 2
 
 _TRUE, _FALSE = ("true", "1", "yes"), ("false", "0", "no")
 

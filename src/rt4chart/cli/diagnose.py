@@ -19,8 +19,8 @@ import click
 
 from ..errors import ConfigError, InputError, MissingDependencyError, Rt4chartError
 from ..judges.registry import JUDGES
+from ._options import EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE
 
-EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE = 0, 1, 2
 #: the facet diagnosis's NLI judges: any of ``--judge`` but the hybrid (it reads claims, not facet questions)
 FACET_JUDGES = tuple(j for j in JUDGES if j != "hybrid")
 

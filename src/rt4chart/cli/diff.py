@@ -14,8 +14,9 @@ from typing import Any, Optional
 import click
 
 from ..errors import ConfigError, InputError
+from ._options import EXIT_OK, EXIT_USAGE
 
-EXIT_OK, EXIT_USAGE, EXIT_RULE_TRIPPED = 0, 2, 3
+EXIT_RULE_TRIPPED = 3  # a --fail-on rule tripped
 _SHOWN = 10  # newly hallucinated records listed on the console
 
 

@@ -15,9 +15,8 @@ import click
 
 from ..errors import ConfigError, InputError, MissingDependencyError, Rt4chartError
 from ..eval.studies.ablate import DEFAULT_GRID
-from ._options import data_dir, load_records
-
-EXIT_OK, EXIT_PARTIAL, EXIT_USAGE = 0, 1, 2
+from ._options import EXIT_OK, EXIT_USAGE, data_dir, load_records
+from ._options import EXIT_RECORD_ERRORS as EXIT_PARTIAL
 
 
 def _console() -> Any:

@@ -9,8 +9,7 @@ from typing import Optional
 import click
 
 from ..errors import InputError
-
-EXIT_USAGE = 2  # the results file cannot be read, or is not results (an input file, say)
+from ._options import EXIT_USAGE  # the results file cannot be read, or is not results (an input file, say)
 
 
 @click.command("report")

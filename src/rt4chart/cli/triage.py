@@ -21,10 +21,8 @@ from typing import Any, Optional
 
 import click
 
-from ._options import field_options
 from ..errors import Rt4chartError
-
-EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE = 0, 1, 2
+from ._options import EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE, field_options
 
 
 class TriageGroup(click.Group):

@@ -15,7 +15,6 @@ import dataclasses
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..audit.auditor import AuditConfig, Auditor
@@ -32,7 +31,7 @@ JUDGES = ("auto", "lexical", "local", "llm", "hybrid")
 HYBRID_LOCAL_TIMEOUT = 600.0
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class OwnedOptions:
     """Options that only some judges read: given to another judge, they are refused with ``says`` (``{flags}`` the
     flags given, ``{verb}`` "configures" or "configure", ``{value}`` the first one's value, ``{name}`` the judge).
