@@ -31,7 +31,7 @@ from pathlib import Path
 from rt4chart import Auditor
 from rt4chart.eval.datasets import ENV_DATA_DIR, load_ragtruth
 from rt4chart.evidence import content_words
-from rt4chart.judges.llm import LLMSettings, build_llm
+from rt4chart.judges.llm import Endpoint, LLMJudgeOptions, build_llm
 from rt4chart.testing.openai_server import ChatRequest, FakeOpenAI
 
 _SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -77,9 +77,9 @@ def scripted_judge(req: ChatRequest) -> dict:
 
 async def run(records: list[dict], server: FakeOpenAI, granularity: str, prefilter: bool, concurrency: int,
               cache_dir: Path) -> dict:
-    settings = LLMSettings(base_url=server.base_url, model="scripted", granularity=granularity, cache=False,
-                           concurrency=concurrency, price_in=0.15, price_out=0.60, cache_path=cache_dir / "unused")
-    judge, decomposer = build_llm(settings)
+    endpoint = Endpoint(base_url=server.base_url, model="scripted", cache=False, concurrency=concurrency,
+                        price_in=0.15, price_out=0.60, cache_path=cache_dir / "unused")
+    judge, decomposer = build_llm(endpoint, LLMJudgeOptions(granularity=granularity))
     auditor = Auditor(judge=judge, decomposer=decomposer, prefilter=prefilter, concurrency=2 * concurrency)
     start_requests = len(server.requests)
     t0, cpu0 = time.perf_counter(), time.process_time()

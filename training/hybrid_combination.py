@@ -140,12 +140,12 @@ async def _collect(args: argparse.Namespace) -> None:
     from rt4chart.audit.auditor import Auditor
     from rt4chart.judges.combine import FEATURES, Combination, Logistic
     from rt4chart.judges.hybrid import HybridJudge
-    from rt4chart.judges.llm import LLMSettings, build_backend
+    from rt4chart.judges.llm import Endpoint, build_backend
     from rt4chart.judges.local import LocalJudge
 
     zero = Logistic(coef=tuple(0.0 for _ in FEATURES), intercept=0.0, threshold=0.5)
-    judge = HybridJudge(LocalJudge(), build_backend(LLMSettings(base_url=args.base_url, model=args.model,
-                                                                cache=False, timeout=600.0, concurrency=1)),
+    judge = HybridJudge(LocalJudge(), build_backend(Endpoint(base_url=args.base_url, model=args.model,
+                                                             cache=False, timeout=600.0, concurrency=1)),
                         combination=Combination(zero, zero, "collect", {}))
     auditor = Auditor(judge=judge)
     out = Path(args.out)

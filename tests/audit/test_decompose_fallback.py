@@ -18,7 +18,7 @@ from rt4chart.audit.decompose import RuleDecomposer
 from rt4chart.batch import run_batch
 from rt4chart.cli import main
 from rt4chart.errors import BackendError, ConfigError, InputError, JudgeError, RelationError, error_kind
-from rt4chart.judges.llm import LLMSettings, build_llm
+from rt4chart.judges.llm import Endpoint, build_llm
 from rt4chart.text.segment import split_sentences
 
 FALLBACK = "decomposition fell back to the rule decomposer"
@@ -108,8 +108,8 @@ def test_a_backend_fault_in_decomposition_is_kind_backend(serve):
         return Reply.error(500, "upstream exploded") if _sentence(req) is not None else BASELESS
 
     server = serve(handler)
-    judge, decomposer = build_llm(LLMSettings(base_url=server.base_url, model="fake-model", cache=False,
-                                              max_attempts=2, backoff_base=0.001, backoff_max=0.01))
+    judge, decomposer = build_llm(Endpoint(base_url=server.base_url, model="fake-model", cache=False,
+                                           max_attempts=2, backoff_base=0.001, backoff_max=0.01))
     result = asyncio.run(Auditor(judge=judge, decomposer=decomposer).audit(_records(1)[0]))
     assert result.claims and {c.label.value for c in result.claims} == {"baseless"}
     (note,) = result.errors

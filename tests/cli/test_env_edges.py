@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 import rt4chart.judges.registry as registry
 from rt4chart.cli import main
-from rt4chart.judges.llm import LLMSettings, llm_env
+from rt4chart.judges.llm import Endpoint, llm_env
 
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src" / "rt4chart"
@@ -50,8 +50,8 @@ def test_the_library_does_not_read_the_llm_variables(llm_environment):
     assert registry.make_judge("auto")[0].name != "llm"
     assert registry.build_auditor("auto").judge.name != "llm"
     with pytest.raises(TypeError):
-        LLMSettings.from_env()  # the environment is an argument, never os.environ behind the caller's back
-    assert LLMSettings.from_env({}, model="m").api_key is None
+        Endpoint.from_env()  # the environment is an argument, never os.environ behind the caller's back
+    assert Endpoint.from_env({}, model="m").api_key is None
 
 
 def test_llm_env_maps_the_variables_to_settings(tmp_path):
@@ -59,7 +59,7 @@ def test_llm_env_maps_the_variables_to_settings(tmp_path):
     assert llm_env(env) == {"base_url": ENV["RT4CHART_BASE_URL"], "model": "env-model", "api_key": "sk-env",
                             "cache_path": tmp_path / "llm-cache.sqlite3"}
     assert llm_env({"RT4CHART_MODEL": ""}) == {}
-    settings = LLMSettings.from_env(env, model="flag-model", api_key=None)
+    settings = Endpoint.from_env(env, model="flag-model", api_key=None)
     assert (settings.model, settings.api_key) == ("flag-model", "sk-env")  # a flag given wins; None is not given
 
 

@@ -18,7 +18,7 @@ from rt4chart.cli import main
 from rt4chart.errors import ConfigError
 from rt4chart.judges.combine import FEATURES, Combination, Logistic
 from rt4chart.judges.hybrid import HybridJudge
-from rt4chart.judges.llm import LLMSettings, build_backend
+from rt4chart.judges.llm import Endpoint, build_backend
 from rt4chart.judges.local import LocalJudge
 from rt4chart.judges.registry import build_auditor, make_judge
 from rt4chart.types import Label
@@ -59,8 +59,8 @@ def model(req):
 
 
 def hybrid(server, local: LocalJudge, **kw) -> HybridJudge:
-    backend = build_backend(LLMSettings(base_url=server.base_url, model="fake-model", cache=False, max_attempts=2,
-                                        backoff_base=0.0, backoff_max=0.0))
+    backend = build_backend(Endpoint(base_url=server.base_url, model="fake-model", cache=False, max_attempts=2,
+                                     backoff_base=0.0, backoff_max=0.0))
     return HybridJudge(local, backend, **{"combination": FOLLOWS_MODEL, **kw})
 
 

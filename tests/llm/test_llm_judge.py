@@ -9,7 +9,7 @@ from rt4chart.testing.openai_server import Reply, scripted
 
 from rt4chart.errors import BackendError, ConfigError, JudgeError
 from rt4chart.judges.base import Judge
-from rt4chart.judges.llm import LLMDecomposer, LLMJudge, LLMSettings, build_llm
+from rt4chart.judges.llm import Endpoint, LLMDecomposer, LLMJudge, LLMJudgeOptions, build_llm
 from rt4chart.audit.decompose import Decomposer
 from rt4chart.llm.backend import OpenAIBackend
 from rt4chart.types import Claim, Label, Span
@@ -33,7 +33,7 @@ async def local(judge, claims=(CLAIM,)):
 
 
 def test_llm_judge_and_decomposer_satisfy_the_protocols(tmp_path):
-    judge, decomposer = build_llm(LLMSettings(base_url="http://127.0.0.1:9/v1", model="m", cache_path=tmp_path / "c"))
+    judge, decomposer = build_llm(Endpoint(base_url="http://127.0.0.1:9/v1", model="m", cache_path=tmp_path / "c"))
     assert isinstance(judge, Judge) and isinstance(decomposer, Decomposer)
 
 
@@ -231,27 +231,42 @@ async def test_decomposition_failures_raise(serve):
 # -- settings ------------------------------------------------------------------------------------------------
 def test_settings_from_env_and_overrides():
     env = {"RT4CHART_BASE_URL": "http://gpu:8000/v1", "RT4CHART_MODEL": "qwen", "OPENAI_API_KEY": "sk-secret"}
-    s = LLMSettings.from_env(env, concurrency=None, granularity="batched")
-    assert (s.base_url, s.model, s.api_key, s.concurrency, s.granularity) == (
-        "http://gpu:8000/v1", "qwen", "sk-secret", 8, "batched"
+    s = Endpoint.from_env(env, concurrency=None, timeout=9.0)
+    assert (s.base_url, s.model, s.api_key, s.concurrency, s.timeout) == (
+        "http://gpu:8000/v1", "qwen", "sk-secret", 8, 9.0
     )
-    assert LLMSettings.from_env(env, model="llama").model == "llama"
-    assert LLMSettings.from_env({"RT4CHART_MODEL": "gpt-4o-mini"}).base_url == "https://api.openai.com/v1"
+    assert Endpoint.from_env(env, model="llama").model == "llama"
+    assert Endpoint.from_env({"RT4CHART_MODEL": "gpt-4o-mini"}).base_url == "https://api.openai.com/v1"
     assert "sk-secret" not in repr(s) and "api_key" not in s.describe()
     assert (s.temperature, s.seed, s.cache) == (0.0, 0, True)
 
 
 @pytest.mark.parametrize(
-    "kw", [dict(model=""), dict(granularity="per-chunk"), dict(decomposition="x"), dict(concurrency=0),
-           dict(rpm=-1), dict(timeout=0), dict(price_in=-1.0)]
+    "kw", [dict(model=""), dict(concurrency=0), dict(rpm=-1), dict(timeout=0), dict(price_in=-1.0)]
 )
-def test_bad_settings_raise_config_error(kw):
+def test_bad_endpoint_raises_config_error(kw):
     with pytest.raises(ConfigError):
-        LLMSettings(**{"base_url": "http://x/v1", "model": "m", **kw})
+        Endpoint(**{"base_url": "http://x/v1", "model": "m", **kw})
+
+
+@pytest.mark.parametrize("kw", [dict(granularity="per-chunk"), dict(decomposition="x"), dict(prompt_version="v1")])
+def test_bad_llm_judge_options_raise_config_error(kw):
+    with pytest.raises(ConfigError):
+        LLMJudgeOptions(**kw)
+
+
+def test_options_of_the_llm_judge_are_not_endpoint_fields():
+    """The endpoint says how to reach a model; the judge's options how the LLM judge uses it: no field in both."""
+    import dataclasses
+
+    endpoint = {f.name for f in dataclasses.fields(Endpoint)}
+    options = {f.name for f in dataclasses.fields(LLMJudgeOptions)}
+    assert options == {"granularity", "prompt_version", "decomposition"} and not endpoint & options
 
 
 def test_build_llm_shares_one_backend(tmp_path):
-    judge, dec = build_llm(LLMSettings(base_url="http://x/v1", model="gpt-4o-mini", cache_path=tmp_path / "c.db"))
+    judge, dec = build_llm(Endpoint(base_url="http://x/v1", model="gpt-4o-mini", cache_path=tmp_path / "c.db"))
     assert judge.backend is dec.backend and (tmp_path / "c.db").exists()
-    judge, dec = build_llm(LLMSettings(base_url="http://x/v1", model="m", cache=False, decomposition="holistic"))
+    judge, dec = build_llm(Endpoint(base_url="http://x/v1", model="m", cache=False),
+                           LLMJudgeOptions(decomposition="holistic"))
     assert isinstance(judge.backend, OpenAIBackend) and dec.name == "llm-holistic"

@@ -19,7 +19,7 @@ from paper_server import paper_judge, section
 from rt4chart.audit.auditor import Auditor
 from rt4chart.cli import main
 from rt4chart.errors import ConfigError
-from rt4chart.judges.llm import LLMJudge, LLMSettings, build_llm
+from rt4chart.judges.llm import Endpoint, LLMJudge, LLMJudgeOptions, build_llm
 from rt4chart.judges.registry import build_auditor
 from rt4chart.llm.backend import OpenAIBackend
 from rt4chart.text.segment import split_sentences
@@ -230,17 +230,17 @@ async def test_auditor_chunks_are_numbered_from_zero_each(serve):
 
 
 def test_v2_is_the_default_and_v3_is_selected_by_settings(tmp_path):
-    base = dict(base_url="http://127.0.0.1:9/v1", model="m", cache_path=tmp_path / "c")
-    assert LLMSettings(**base).prompt_version == "v2"
-    judge, decomposer = build_llm(LLMSettings(**base))
+    endpoint = Endpoint(base_url="http://127.0.0.1:9/v1", model="m", cache_path=tmp_path / "c")
+    assert LLMJudgeOptions().prompt_version == "v2"
+    judge, decomposer = build_llm(endpoint)
     assert judge.version == "v2" and {p.version for p in judge.prompts.values()} == {"v2"}
-    judge, decomposer = build_llm(LLMSettings(**base, prompt_version="v3"))
+    judge, decomposer = build_llm(endpoint, LLMJudgeOptions(prompt_version="v3"))
     assert judge.version == "v3" and {p.version for p in judge.prompts.values()} == {"v3"}
     assert judge.config["prompts"] == sorted(f"{n}.v3" for n in ("local", "local_batched", "global_nic",
                                                                   "global_ent", "global_con", "global_batched"))
     assert decomposer.prompt.id == "decompose_sentence.v2"  # decomposition is the same in both
     with pytest.raises(ConfigError, match="prompt_version"):
-        LLMSettings(**base, prompt_version="v9")
+        LLMJudgeOptions(prompt_version="v9")
     with pytest.raises(ConfigError, match="prompt version"):
         LLMJudge(judge.backend, version="v1")
 

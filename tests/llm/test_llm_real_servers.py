@@ -15,7 +15,7 @@ from paper_server import kind, paper_judge
 
 from rt4chart.cli import main
 from rt4chart.errors import BackendError, ConfigError
-from rt4chart.judges.llm import LLMJudge, LLMSettings, build_llm
+from rt4chart.judges.llm import Endpoint, LLMJudge, build_llm
 from rt4chart.llm.backend import DEFAULT_MAX_TOKENS, CachedBackend, OpenAIBackend
 from rt4chart.llm.cache import ResponseCache
 from rt4chart.llm.faults import ContextOverflowError, summary
@@ -101,7 +101,7 @@ async def test_fixed_json_schema_mode_does_not_fall_back(serve):
 # -- the completion cap -----------------------------------------------------------------------------------------
 async def test_max_tokens_is_sent_by_default_and_zero_sends_none(serve):
     server = serve(lambda req: "ok")
-    judge, _ = build_llm(LLMSettings(base_url=server.base_url, model="m", cache=False))
+    judge, _ = build_llm(Endpoint(base_url=server.base_url, model="m", cache=False))
     await judge.backend.complete(MESSAGES)
     await backend(server, max_tokens=0).complete(MESSAGES)
     await backend(server, max_tokens=256).complete(MESSAGES)
@@ -159,7 +159,7 @@ def test_server_settings_pass_max_tokens_to_the_llm_judge(tmp_path):
 @pytest.mark.parametrize("kw", [dict(max_tokens=-1), dict(max_tokens=1.5), dict(structured="grammar")])
 def test_bad_cap_or_mode_is_a_config_error(kw):
     with pytest.raises(ConfigError):
-        LLMSettings(base_url="http://x/v1", model="m", **kw)
+        Endpoint(base_url="http://x/v1", model="m", **kw)
 
 
 def test_negative_server_cap_is_a_config_error():

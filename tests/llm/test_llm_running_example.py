@@ -9,7 +9,7 @@ import pytest
 from paper_server import ANSWER, C4, CONTEXT, RECORD, S, TABLE, kind, paper_judge
 
 from rt4chart import Auditor
-from rt4chart.judges.llm import LLMSettings, build_llm
+from rt4chart.judges.llm import Endpoint, LLMJudgeOptions, build_llm
 from rt4chart.types import Label
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "paper_example.jsonl"
@@ -21,11 +21,9 @@ def test_record_matches_the_shipped_example():
 
 
 async def audit(server, tmp_path, granularity="per-claim", decomposition="sentence", cache=True):
-    settings = LLMSettings(
-        base_url=server.base_url, model="fake-model", granularity=granularity, decomposition=decomposition,
-        cache=cache, cache_path=tmp_path / "cache.sqlite3", price_in=1.0, price_out=2.0,
-    )
-    judge, decomposer = build_llm(settings)
+    endpoint = Endpoint(base_url=server.base_url, model="fake-model", cache=cache,
+                        cache_path=tmp_path / "cache.sqlite3", price_in=1.0, price_out=2.0)
+    judge, decomposer = build_llm(endpoint, LLMJudgeOptions(granularity=granularity, decomposition=decomposition))
     try:
         return await Auditor(judge=judge, decomposer=decomposer, window=2, overlap=1).audit(RECORD)
     finally:
@@ -119,8 +117,8 @@ async def test_failing_server_never_yields_entailed(serve, tmp_path):
         return Reply.error(503, "overloaded", retry_after=0)
 
     server = serve(handler)
-    settings = LLMSettings(base_url=server.base_url, model="m", cache=False, max_attempts=2, backoff_base=0.0)
-    judge, decomposer = build_llm(settings)
+    judge, decomposer = build_llm(Endpoint(base_url=server.base_url, model="m", cache=False, max_attempts=2,
+                                           backoff_base=0.0))
     result = await Auditor(judge=judge, decomposer=decomposer, window=2, overlap=1).audit(RECORD)
     await judge.aclose()
     assert [c.label for c in result.claims] == [Label.UNVERIFIED] * 5

@@ -80,7 +80,7 @@ def build_diagnoser(judge_name: str, facets: str, generation: Optional[bool], ba
                     llm_concurrency: int, window: int, overlap: int, relevance_threshold: float,
                     address_threshold: float) -> Any:
     """A ``Diagnoser`` from CLI options; LLM parts share one backend (one cache, one concurrency limit)."""
-    from ..judges.llm import LLMSettings, build_llm, llm_env
+    from ..judges.llm import Endpoint, build_backend, llm_env
     from ..judges.registry import build_auditor
     from ..facets.decompose import LLMFacetDecomposer, RuleFacetDecomposer
     from ..facets.diagnose import Diagnoser
@@ -99,7 +99,7 @@ def build_diagnoser(judge_name: str, facets: str, generation: Optional[bool], ba
     if use_llm_judge:
         backend = auditor.judge.backend
     elif want_generation or want_llm_facets:
-        backend = build_llm(LLMSettings.from_env(os.environ, **given))[0].backend
+        backend = build_backend(Endpoint.from_env(os.environ, **given))
     return Diagnoser(
         judge=auditor.judge,
         facet_decomposer=LLMFacetDecomposer(backend) if want_llm_facets else RuleFacetDecomposer(),

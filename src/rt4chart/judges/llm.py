@@ -1,7 +1,7 @@
 """The LLM judge and decomposers (RT4CHART §3.3–3.5) over any OpenAI-compatible server.
 
-``build_llm(LLMSettings(base_url=..., model=...))`` returns a ``(judge, decomposer)`` pair sharing one backend, so the
-two share the concurrency limit, the rate limit and the response cache.
+``build_llm(Endpoint(base_url=..., model=...), LLMJudgeOptions(...))`` returns a ``(judge, decomposer)`` pair
+sharing one backend, so the two share the concurrency limit, the rate limit and the response cache.
 
 Prompts are versioned templates (``rt4chart/llm/prompts``). Each one puts the long shared text (context or chunk)
 before the short varying one (the claim), so that provider prefix caches hit across the claims of an answer. Every
@@ -16,7 +16,7 @@ Granularity:
 - ``batched``: one call per chunk judging all claims, and one global call per answer (each claim listed with its
   local label and, for Ent/Con, its focus chunk).
 
-Prompt versions (``version``, ``LLMSettings.prompt_version``, ``--prompt-version``; ``rt4chart.llm.verdicts``):
+Prompt versions (``version``, ``LLMJudgeOptions.prompt_version``, ``--prompt-version``; ``rt4chart.llm.verdicts``):
 ``v2`` (the default, paper-exact) shows the chunk or context as it is and asks for step-by-step reasoning and verbatim
 evidence quotes; ``v3`` shows it as numbered sentences and asks for a short reason, the verdict and the numbers of the
 sentences it rests on, whose exact text becomes the evidence (replies a small local model can give).
@@ -46,14 +46,15 @@ from ..llm.backend import CachedBackend, ChatBackend, Limiter, OpenAIBackend
 from ..llm.cache import ResponseCache
 from ..llm.pricing import price_for
 from ..llm.schemas import HolisticClaimsReply, SentenceClaimsReply
-from ..llm.settings import DEFAULT_BASE_URL, Decomposition, Granularity, LLMSettings, llm_env
+from ..llm.settings import DEFAULT_BASE_URL, Decomposition, Endpoint, Granularity, LLMJudgeOptions, llm_env
 from ..llm.templates import PROMPT_VERSION, Prompt, as_data, format_numbered, load_prompt
 from ..llm.verdicts import READINGS, Shown, reading
 from ..meter import record_note
 from ..text.segment import split_sentences
 from ..types import Claim, Judgment, Label, RecordError, Stage
 
-__all__ = ["DEFAULT_BASE_URL", "LLMSettings", "LLMJudge", "LLMDecomposer", "build_backend", "build_llm", "llm_env"]
+__all__ = ["DEFAULT_BASE_URL", "Endpoint", "LLMJudgeOptions", "LLMJudge", "LLMDecomposer", "build_backend", "build_llm",
+           "llm_env"]
 
 NO_QUESTION = "(none: this task has no question)"
 #: the decomposers' re-ask (the v2 judge prompts' own)
@@ -280,44 +281,48 @@ class LLMDecomposer:
         return ex.reply
 
 
-def build_backend(settings: LLMSettings, *, limiter: Optional[Limiter] = None) -> ChatBackend:
-    """The ``ChatBackend`` that ``settings`` describe: an ``OpenAIBackend``, behind the response cache unless
-    ``settings.cache`` is off. ``limiter`` paces requests instead of ``settings.rpm`` in this process (the Ray
+def build_backend(endpoint: Endpoint, *, limiter: Optional[Limiter] = None) -> ChatBackend:
+    """The ``ChatBackend`` that ``endpoint`` describes: an ``OpenAIBackend``, behind the response cache unless
+    ``endpoint.cache`` is off. ``limiter`` paces requests instead of ``endpoint.rpm`` in this process (the Ray
     engine's shared pacer)."""
     backend = OpenAIBackend(
-        settings.base_url,
-        settings.model,
-        api_key=settings.api_key,
-        temperature=settings.temperature,
-        seed=settings.seed,
-        max_tokens=settings.max_tokens,
-        timeout=settings.timeout,
-        max_attempts=settings.max_attempts,
-        concurrency=settings.concurrency,
-        rpm=settings.rpm,
-        backoff_base=settings.backoff_base,
-        backoff_max=settings.backoff_max,
-        structured=settings.structured,
-        price=price_for(settings.model, price_in=settings.price_in, price_out=settings.price_out),
+        endpoint.base_url,
+        endpoint.model,
+        api_key=endpoint.api_key,
+        temperature=endpoint.temperature,
+        seed=endpoint.seed,
+        max_tokens=endpoint.max_tokens,
+        timeout=endpoint.timeout,
+        max_attempts=endpoint.max_attempts,
+        concurrency=endpoint.concurrency,
+        rpm=endpoint.rpm,
+        backoff_base=endpoint.backoff_base,
+        backoff_max=endpoint.backoff_max,
+        structured=endpoint.structured,
+        price=price_for(endpoint.model, price_in=endpoint.price_in, price_out=endpoint.price_out),
         limiter=limiter,
     )
-    if settings.cache:
-        return CachedBackend(backend, ResponseCache(settings.cache_path))
+    if endpoint.cache:
+        return CachedBackend(backend, ResponseCache(endpoint.cache_path))
     return backend
 
 
-def build_llm(settings: LLMSettings, *, backend: Optional[ChatBackend] = None,
+def build_llm(endpoint: Optional[Endpoint], options: LLMJudgeOptions = LLMJudgeOptions(), *,
+              backend: Optional[ChatBackend] = None,
               limiter: Optional[Limiter] = None) -> tuple[LLMJudge, LLMDecomposer]:
-    """The LLM judge and decomposer for ``settings``, sharing one backend (limits and cache are shared).
+    """The LLM judge and decomposer for ``options`` over ``endpoint``, sharing one backend (limits and cache are
+    shared).
 
-    ``backend`` replaces the one ``settings`` describe, cache included (the cost estimate's, which sends nothing:
-    ``rt4chart.judges.estimate``); the judge and decomposer still take their granularity and mode from ``settings``.
-    ``limiter`` paces requests instead of ``settings.rpm`` in this process (``OpenAIBackend``; the Ray engine's
-    shared pacer); a given ``backend`` keeps its own pacing.
+    ``backend`` replaces the one ``endpoint`` describes, cache included (the cost estimate's, which sends nothing:
+    ``rt4chart.judges.estimate``; ``endpoint`` may then be None). ``limiter`` paces requests instead of
+    ``endpoint.rpm`` in this process (``OpenAIBackend``; the Ray engine's shared pacer); a given ``backend`` keeps
+    its own pacing.
     """
     if backend is None:
-        backend = build_backend(settings, limiter=limiter)
+        if endpoint is None:
+            raise ConfigError("build_llm needs an Endpoint or a backend")
+        backend = build_backend(endpoint, limiter=limiter)
     return (
-        LLMJudge(backend, granularity=settings.granularity, version=settings.prompt_version),
-        LLMDecomposer(backend, mode=settings.decomposition),
+        LLMJudge(backend, granularity=options.granularity, version=options.prompt_version),
+        LLMDecomposer(backend, mode=options.decomposition),
     )

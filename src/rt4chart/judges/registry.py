@@ -1,10 +1,12 @@
-"""Name -> judge factory table, and the one factory that builds an ``Auditor`` from options.
+"""The judges by name, each with the typed options it reads and its factory (``JUDGE_TABLE``), and the one factory
+that builds an ``Auditor`` from options.
 
-Library users inject judge objects directly; this table exists so that ``--judge NAME`` can be resolved.
-``auto`` picks the best judge available offline: the trained local judge when its model is installed, else
-the lexical judge — or the LLM judge when a model endpoint is configured (``base_url`` or ``model`` given).
-``hybrid`` (the local judge with one-token verdicts of an LLM on every claim, ``rt4chart.judges.hybrid``) is chosen
-by name only.
+Library users inject judge objects directly; this table exists so that ``--judge NAME`` can be resolved, and the
+command line's and the server's judge choices (``JUDGES``) and the refusal of an option a judge does not read
+(``OWNED_OPTIONS``) come from it. ``auto`` picks the best judge available offline: the trained local judge when its
+model is installed, else the lexical judge — or the LLM judge when a model endpoint is configured (``base_url`` or
+``model`` given). ``hybrid`` (the local judge with one-token verdicts of an LLM on every claim,
+``rt4chart.judges.hybrid``) is chosen by name only.
 ``build_auditor`` is what the CLI (``audit``, ``eval run``, ``diagnose``) and the server call. Nothing here reads
 environment variables: the CLI and the server read them at their edge and pass them as options.
 """
@@ -15,52 +17,172 @@ import dataclasses
 import hashlib
 import json
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from ..audit.auditor import AuditConfig, Auditor
 from ..audit.decompose import Decomposer, RuleDecomposer
 from ..errors import ConfigError
+from ..llm.settings import Endpoint, LLMJudgeOptions
 from .base import Judge
 
 if TYPE_CHECKING:
-    from ..llm.backend import ChatBackend
+    from ..llm.backend import ChatBackend, Limiter
 
-#: the judge names, the one list the command line (audit, eval, calibrate, serve, diagnose) and the server offer
-JUDGES = ("auto", "lexical", "local", "llm", "hybrid")
 #: the request timeout (seconds) of the hybrid judge on a llama.cpp server: one long document on a CPU takes minutes
 HYBRID_LOCAL_TIMEOUT = 600.0
+
+Built = tuple[Judge, Optional[Decomposer]]
+
+
+@dataclasses.dataclass(frozen=True)
+class LexicalOptions:
+    """The lexical judge's options; None keeps ``LexicalJudge``'s default: ``support`` (the share of a claim's
+    content words the evidence must hold) and ``match`` (the lowest score of a chunk that counts)."""
+
+    support: Optional[float] = None
+    match: Optional[float] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class LocalOptions:
+    """The trained local judge's options: ``threshold`` (None: its card's), ``no_tagger`` (the trees without the
+    MiniLM tagger), ``model_dir`` (a models folder written by the training scripts' ``--out-dir``; None: the shipped
+    one) and ``threads`` (the onnxruntime pool of its tagger; None: the CPU count, at most 4; the Ray engine gives each
+    worker as many as it has CPUs)."""
+
+    threshold: Optional[float] = None
+    no_tagger: bool = False
+    model_dir: Optional[Union[str, Path]] = None
+    threads: Optional[int] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class HybridOptions(LocalOptions):
+    """The hybrid judge's options: its local judge's, ``floor`` (claims the local judge scores under it are not
+    asked; None: the judge's default, every claim asked) and ``combination`` (a fitted card's path; None: the
+    shipped one). Its endpoint is an ``Endpoint``; its prompts are its own (one-token verdicts)."""
+
+    floor: Optional[float] = None
+    combination: Optional[Union[str, Path]] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class JudgeEntry:
+    """One judge: the option dataclasses it reads (each filled from the options given by field name) and the
+    factory that builds ``(judge, decomposer)`` from them (``decomposer`` None: the rule decomposer applies) and from
+    ``backend``/``limiter`` (objects, not options: a chat backend to use instead of the endpoint's, a request
+    pacer shared with other processes)."""
+
+    options: tuple[type, ...]
+    build: Callable[..., Built]
+    #: reaches a model: takes ``backend`` and ``limiter``
+    chats: bool = False
+
+    @property
+    def fields(self) -> frozenset[str]:
+        return frozenset(f.name for cls in self.options for f in dataclasses.fields(cls))
+
+
+def _lexical(options: LexicalOptions, **_: Any) -> Built:
+    from .lexical import LexicalJudge
+
+    return LexicalJudge(**{k: v for k, v in dataclasses.asdict(options).items() if v is not None}), None
+
+
+def _local(options: LocalOptions, **_: Any) -> Built:
+    return _local_judge(options), None
+
+
+def _llm(endpoint: Endpoint, options: LLMJudgeOptions, *, backend: "Optional[ChatBackend]" = None,
+         limiter: "Optional[Limiter]" = None) -> Built:
+    from .llm import build_llm
+
+    return build_llm(endpoint, options, backend=backend, limiter=limiter)
+
+
+def _hybrid(endpoint: Endpoint, options: HybridOptions, *, backend: "Optional[ChatBackend]" = None,
+            limiter: "Optional[Limiter]" = None) -> Built:
+    from .combine import Combination
+    from .hybrid import HybridJudge
+    from .llm import build_backend
+
+    slots = None
+    if backend is None:
+        from ..llm.managed import server_slots
+
+        # a llama.cpp server: as many requests in flight as it has slots (the rest wait here, not in its queue,
+        # so no request times out waiting), and a timeout for a CPU evaluating a long document
+        slots = server_slots(endpoint.base_url)
+        if slots is not None:
+            endpoint = dataclasses.replace(endpoint, concurrency=min(endpoint.concurrency, slots),
+                                           timeout=max(endpoint.timeout, HYBRID_LOCAL_TIMEOUT))
+    chat = backend if backend is not None else build_backend(endpoint, limiter=limiter)
+    kw: dict[str, Any] = {"floor": options.floor} if options.floor is not None else {}
+    if options.combination:
+        kw["combination"] = Combination.load(options.combination)
+    made = HybridJudge(_local_judge(options), chat, **kw)
+    made.records_in_flight = slots  # one answer per slot: its document stays cached while its claims are asked
+    return made, None
+
+
+#: the judges by name: the one table the CLI's and the server's choices and the refusal of foreign options come from
+JUDGE_TABLE: dict[str, JudgeEntry] = {
+    "lexical": JudgeEntry((LexicalOptions,), _lexical),
+    "local": JudgeEntry((LocalOptions,), _local),
+    "llm": JudgeEntry((Endpoint, LLMJudgeOptions), _llm, chats=True),
+    "hybrid": JudgeEntry((Endpoint, HybridOptions), _hybrid, chats=True),
+}
+#: the judge names, the one list the command line (audit, eval, calibrate, serve, diagnose) and the server offer
+JUDGES = ("auto", *JUDGE_TABLE)
+#: options that are objects rather than values (``JudgeEntry``)
+_OBJECTS = frozenset({"backend", "limiter"})
 
 
 @dataclasses.dataclass(frozen=True)
 class OwnedOptions:
-    """Options that only some judges read: given to another judge, they are refused with ``says`` (``{flags}`` the
-    flags given, ``{verb}`` "configures" or "configure", ``{value}`` the first one's value, ``{name}`` the judge).
-    ``given`` tells a value the user gave from one left unset."""
+    """Options that only some judges read (those whose option dataclasses in ``JUDGE_TABLE`` have them): given to
+    another judge, they are refused with ``says`` (``{flags}`` the flags given, ``{verb}`` "configures" or
+    "configure", ``{value}`` the first one's value, ``{name}`` the judge). ``given`` tells a value the user gave
+    from one left unset."""
 
     options: tuple[tuple[str, str], ...]  # (option name, its command-line flag)
-    readers: tuple[str, ...]
     says: str
     given: Callable[[Any], bool] = lambda value: value is not None
 
+    @property
+    def readers(self) -> tuple[str, ...]:
+        """The judges that read these options."""
+        return tuple(name for name, entry in JUDGE_TABLE.items()
+                     if all(key in entry.fields for key, _ in self.options))
 
-#: which judge reads which of the judge-specific options: the one table ``make_judge`` refuses foreign options from
+
+#: the judge-specific options another judge refuses (endpoint options are not among them: they may come from the
+#: environment, which does not choose the judge)
 OWNED_OPTIONS = (
     OwnedOptions((("threshold", "--threshold"), ("no_tagger", "--no-tagger"), ("model_dir", "--model-dir")),
-                 ("local", "hybrid"), "{flags} {verb} the local judge, but the judge here is {name}",
+                 "{flags} {verb} the local judge, but the judge here is {name}",
                  lambda value: value is not None and value is not False),  # a threshold of 0.0 is given
-    OwnedOptions((("floor", "--floor"), ("combination", "--combination")), ("hybrid",),
+    OwnedOptions((("floor", "--floor"), ("combination", "--combination")),
                  "{flags} route the hybrid judge's claims, but the judge here is {name}"),
-    OwnedOptions((("prompt_version", "--prompt-version"),), ("llm",),
+    OwnedOptions((("prompt_version", "--prompt-version"),),
                  "--prompt-version {value} chooses the LLM judge's prompts, but the judge here is {name}"),
-    OwnedOptions((("decomposition", "--decomposition"),), ("llm",),
+    OwnedOptions((("decomposition", "--decomposition"),),
                  "--decomposition {value} needs the LLM judge; the {name} judge reads claims from the rule decomposer",
                  lambda value: value not in (None, "rule")),
+    OwnedOptions((("granularity", "--granularity"),),
+                 "--granularity {value} configures the LLM judge's calls, but the judge here is {name}"),
 )
 
 
 def refuse_foreign_options(name: str, options: Mapping[str, Any]) -> None:
-    """Raise ``ConfigError`` for the first group of ``OWNED_OPTIONS`` given to judge ``name``, which does not read
-    it: an option the chosen judge does not read is a mistake to report, not to ignore."""
+    """Raise ``ConfigError`` for an option no judge reads, and for the first group of ``OWNED_OPTIONS`` given to
+    judge ``name``, which does not read it: an option the chosen judge does not read is a mistake to report, not to
+    ignore."""
+    known = _OBJECTS.union(*(entry.fields for entry in JUDGE_TABLE.values()))
+    unknown = sorted(k for k, v in options.items() if k not in known and v is not None)
+    if unknown:
+        raise ConfigError(f"unknown judge option{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}")
     for owned in OWNED_OPTIONS:
         if name in owned.readers:
             continue
@@ -81,82 +203,55 @@ def local_judge_available() -> bool:
 
 
 def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
-               **options: Any) -> tuple[Judge, Optional[Decomposer]]:
+               limiter: "Optional[Limiter]" = None, **options: Any) -> Built:
     """Build ``(judge, decomposer)`` for a judge name; ``decomposer`` is None when the rule decomposer applies.
 
-    Options: for ``lexical``: ``support``, ``match``; for ``local``: ``threshold``, ``no_tagger``, ``model_dir`` (a
-    models folder written by the training scripts' ``--out-dir``; default: the shipped one); for ``llm``: the
-    fields of ``rt4chart.judges.llm.LLMSettings`` (``base_url``, ``model``, ``prompt_version``, ...);
-    for ``hybrid``: the local judge's and the LLM's endpoint options (its prompts are its own: one-token verdicts),
-    ``floor`` (claims the local judge scores under it are not asked) and ``combination`` (a card path); ``backend``, a
-    ``ChatBackend`` to use instead of the one the settings describe (the cost estimate's, which calls no model); and
-    ``limiter`` (a request pacer shared with other processes, ``rt4chart.llm.backend.Limiter``; the Ray engine's).
-    ``threads`` sizes the onnxruntime pool of the local judge's tagger (default: the CPU
-    count, at most 4; the Ray engine gives each worker as many as it has CPUs).
+    ``options`` fill the judge's option dataclasses in ``JUDGE_TABLE`` by field name (None: not given): for
+    ``lexical`` ``LexicalOptions``; for ``local`` ``LocalOptions``; for ``llm`` an ``Endpoint`` (``base_url``,
+    ``model``, ``api_key``, ``concurrency``, ``cache``, ...) and ``LLMJudgeOptions`` (``granularity``,
+    ``prompt_version``, ``decomposition``); for ``hybrid`` an ``Endpoint`` and ``HybridOptions``. Endpoint options
+    given to a judge that calls no model are ignored (they may come from the environment); an option no judge reads,
+    or one of ``OWNED_OPTIONS`` the judge does not read, is a ``ConfigError``. ``backend``: a ``ChatBackend`` to use
+    instead of the one the endpoint describes (the cost estimate's, which calls no model); ``limiter``: a request
+    pacer shared with other processes (``rt4chart.llm.backend.Limiter``; the Ray engine's).
     """
     if name not in JUDGES:
         raise ConfigError(f"unknown judge {name!r}; choose one of {', '.join(JUDGES)}")
-    llm_options = {k: v for k, v in options.items() if v is not None}
+    given = {k: v for k, v in options.items() if v is not None}
     if name == "auto":
-        if llm_options.get("base_url") or llm_options.get("model"):
+        if given.get("base_url") or given.get("model"):
             name = "llm"
-        elif options.get("model_dir") or local_judge_available():
+        elif given.get("model_dir") or local_judge_available():
             name = "local"
         else:
             name = "lexical"
-    if backend is not None and name not in ("llm", "hybrid"):
+    entry = JUDGE_TABLE[name]
+    if backend is not None and not entry.chats:
         raise ConfigError(f"a chat backend is used by the LLM judge only, but the judge here is {name}")
-    refuse_foreign_options(name, options)
-    if name == "lexical":
-        from .lexical import LexicalJudge
-
-        kw = {k: options[k] for k in ("support", "match") if options.get(k) is not None}
-        return LexicalJudge(**kw), None
-    if name == "local":
-        return _local_judge(options), None
-    from .llm import LLMSettings, build_backend, build_llm
-
-    known = {f.name for f in dataclasses.fields(LLMSettings)}
-    settings = LLMSettings.from_options(**{k: v for k, v in llm_options.items() if k in known})
-    if name == "hybrid":
-        from .hybrid import HybridJudge
-
-        slots = None
-        if backend is None and settings.base_url:
-            from ..llm.managed import server_slots
-
-            # a llama.cpp server: as many requests in flight as it has slots (the rest wait here, not in its queue,
-            # so no request times out waiting), and a timeout for a CPU evaluating a long document
-            slots = server_slots(settings.base_url)
-            if slots is not None:
-                settings = dataclasses.replace(settings, concurrency=min(settings.concurrency, slots),
-                                               timeout=max(settings.timeout, HYBRID_LOCAL_TIMEOUT))
-        chat = backend if backend is not None else build_backend(settings, limiter=options.get("limiter"))
-        from .combine import Combination
-
-        if options.get("granularity") not in (None, "per-claim"):
-            raise ConfigError(f"--granularity {options['granularity']} configures the LLM judge; the hybrid judge "
-                              "asks one one-token question per claim")
-        kw: dict[str, Any] = {"floor": options["floor"]} if options.get("floor") is not None else {}
-        if options.get("combination"):
-            kw["combination"] = Combination.load(options["combination"])
-        made = HybridJudge(_local_judge(options), chat, **kw)
-        made.records_in_flight = slots  # one answer per slot: its document stays cached while its claims are asked
-        return made, None
-    return build_llm(settings, backend=backend, limiter=options.get("limiter"))
+    refuse_foreign_options(name, given)
+    typed = [cls.from_options(**_fields_of(cls, given)) if cls is Endpoint else cls(**_fields_of(cls, given))
+             for cls in entry.options]
+    if entry.chats:
+        return entry.build(*typed, backend=backend, limiter=limiter)
+    return entry.build(*typed)
 
 
-def _local_judge(options: Mapping[str, Any]) -> Judge:
-    """The trained local judge for the local options (``threshold``, ``no_tagger``, ``model_dir``, ``threads``)."""
-    if not options.get("model_dir") and not local_judge_available():
+def _fields_of(cls: type, options: Mapping[str, Any]) -> dict[str, Any]:
+    names = {f.name for f in dataclasses.fields(cls)}
+    return {k: v for k, v in options.items() if k in names}
+
+
+def _local_judge(options: LocalOptions) -> Judge:
+    """The trained local judge for ``options``."""
+    if not options.model_dir and not local_judge_available():
         raise ConfigError("the trained local judge is not installed in this build; use --judge lexical or llm")
     from .local import LocalJudge  # type: ignore[attr-defined]
 
-    kw: dict[str, Any] = {"semantic": not options.get("no_tagger"), "threads": options.get("threads")}
-    if options.get("threshold") is not None:
-        kw["threshold"] = options["threshold"]
-    if options.get("model_dir"):
-        kw["directory"] = options["model_dir"]
+    kw: dict[str, Any] = {"semantic": not options.no_tagger, "threads": options.threads}
+    if options.threshold is not None:
+        kw["threshold"] = options.threshold
+    if options.model_dir:
+        kw["directory"] = options.model_dir
     return LocalJudge(**kw)
 
 
@@ -179,11 +274,12 @@ def build_auditor(
     bounds the records in flight and, for the LLM judge, the requests in flight.
     ``decomposition``: ``"rule"`` uses the offline rule decomposer with any judge; ``"sentence"`` or
     ``"holistic"`` choose the LLM decomposer (LLM judge only); None is the judge's default. ``judge_options`` go to
-    ``make_judge`` (local: ``threshold``, ``no_tagger``, ``model_dir``; LLM: ``base_url``,
-    ``model``, ``api_key``, ``cache``, ``cache_path`` and the other ``LLMSettings`` fields, and ``backend``: a
-    ``ChatBackend`` in place of the settings' own). ``calibration``: a ``Calibration`` or the file ``rt4chart
-    calibrate`` wrote, fitted on this judge's scores (``Auditor``'s argument). Raises ``ConfigError``
-    for an unknown judge, an option the chosen judge does not read, bad W/O, or a calibration of another judge.
+    ``make_judge`` (the fields of the judge's option dataclasses in ``JUDGE_TABLE``: local: ``threshold``,
+    ``no_tagger``, ``model_dir``; LLM: the ``Endpoint`` fields ``base_url``, ``model``, ``api_key``, ``cache``, ...
+    and the ``LLMJudgeOptions`` ones; and ``backend``: a ``ChatBackend`` in place of the endpoint's own).
+    ``calibration``: a ``Calibration`` or the file ``rt4chart calibrate`` wrote, fitted on this judge's scores
+    (``Auditor``'s argument). Raises ``ConfigError`` for an unknown judge, an option the chosen judge does not read,
+    bad W/O, or a calibration of another judge.
     """
     options = {**judge_options, "concurrency": concurrency}
     if decomposition is not None and decomposition != "rule":

@@ -43,6 +43,7 @@ from .faults import (MODES, ContextOverflowError, UnreachableError, cannot_conne
 from .pacing import Limiter, RateLimiter
 from .pricing import Price
 from .schemas import JsonSchema
+from .settings import DEFAULT_MAX_TOKENS
 from .yesno import first_token_logprobs
 
 Messages = Sequence[Mapping[str, str]]
@@ -50,9 +51,6 @@ StructuredMode = Literal["auto", "json_schema", "json_object", "text"]
 
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 CONFIG_STATUS = frozenset({401, 403, 404})  # key, permission, model or endpoint: never a body to read
-#: the default completion cap: a per-claim verdict is a few hundred tokens and a batched reply for a long answer
-#: (about 30 claims with their reasoning) stays under it; a reply that never closes its JSON stops here
-DEFAULT_MAX_TOKENS = 4096
 # requests that change the request rather than retry it: two structured-output steps, renaming and dropping the
 # cap, and one request without the cap after a context overflow
 _ADJUSTMENTS = 5

@@ -1,6 +1,8 @@
-"""``LLMSettings``: everything needed to reach a model and how to use it, as explicit values; ``llm_env`` maps the
-environment variables the CLI and the server read (at their edge) to those values. ``rt4chart.judges.llm``
-re-exports both and builds the judge and decomposer from them (``build_llm``)."""
+"""How rt4chart reaches a model, and how the LLM judge uses it, as two explicit values: ``Endpoint`` (URL, model,
+key, pacing, retries, cache, prices, sampling) and ``LLMJudgeOptions`` (granularity, prompt version, decomposition).
+``llm_env`` maps the environment variables the CLI and the server read (at their edge) to ``Endpoint`` fields.
+``rt4chart.judges.llm`` re-exports them and builds the judge and decomposer from them (``build_llm``); the hybrid
+judge takes an ``Endpoint`` only (its prompts are its own)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,6 @@ from pathlib import Path
 from typing import Any, Literal, Mapping, Optional, Union
 
 from ..errors import ConfigError
-from .backend import DEFAULT_MAX_TOKENS
 from .pricing import price_for
 from .verdicts import READINGS
 
@@ -17,10 +18,13 @@ Granularity = Literal["per-claim", "batched"]
 Decomposition = Literal["sentence", "holistic"]
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
+#: the default completion cap: a per-claim verdict is a few hundred tokens and a batched reply for a long answer
+#: (about 30 claims with their reasoning) stays under it; a reply that never closes its JSON stops here
+DEFAULT_MAX_TOKENS = 4096
 
 
 def llm_env(env: Mapping[str, str]) -> dict[str, Any]:
-    """The ``LLMSettings`` fields that environment variables set: ``RT4CHART_BASE_URL``, ``RT4CHART_MODEL``,
+    """The ``Endpoint`` fields that environment variables set: ``RT4CHART_BASE_URL``, ``RT4CHART_MODEL``,
     ``OPENAI_API_KEY`` and ``RT4CHART_CACHE_DIR`` (the response cache becomes
     ``$RT4CHART_CACHE_DIR/llm-cache.sqlite3``).
 
@@ -37,24 +41,22 @@ def llm_env(env: Mapping[str, str]) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class LLMSettings:
-    """Everything needed to reach a model and how to use it: explicit values (the CLI and the server fill them from
-    flags and, through ``from_env``, from environment variables they read).
+class Endpoint:
+    """How to reach, pace and pay for a model: explicit values (the CLI and the server fill them from flags and,
+    through ``from_env``, from environment variables they read).
 
-    ``max_tokens`` caps every reply (``DEFAULT_MAX_TOKENS``; 0 or None: no cap); ``structured`` is ``auto`` (a
-    strict JSON schema, stepping down to ``json_object`` and then plain JSON instructions when the server refuses
-    one), or one of ``json_schema``, ``json_object``, ``text`` to fix the mode. ``prompt_version`` chooses the
-    judge's prompts (``rt4chart.llm.verdicts``): ``v2`` (paper-exact: verbatim evidence quotes) or ``v3`` (numbered
-    context sentences, cited by number); the decomposers' prompts are the same in both."""
+    ``concurrency`` bounds the requests in flight and ``rpm`` the requests a minute; ``timeout``, ``max_attempts``
+    and ``backoff_*`` the retries of transient failures; ``cache``/``cache_path`` the response cache; ``price_in``/
+    ``price_out`` (USD per million tokens) override the price table. ``max_tokens`` caps every reply
+    (``DEFAULT_MAX_TOKENS``; 0 or None: no cap); ``structured`` is ``auto`` (a strict JSON schema, stepping down to
+    ``json_object`` and then plain JSON instructions when the server refuses one), or one of ``json_schema``,
+    ``json_object``, ``text`` to fix the mode."""
 
     base_url: str
     model: str
     api_key: Optional[str] = field(default=None, repr=False)
     concurrency: int = 8
     rpm: Optional[float] = None
-    granularity: Granularity = "per-claim"
-    prompt_version: str = "v2"
-    decomposition: Decomposition = "sentence"
     cache: bool = True
     cache_path: Optional[Union[str, Path]] = None
     price_in: Optional[float] = None
@@ -73,12 +75,6 @@ class LLMSettings:
             raise ConfigError("an LLM base URL is required: --base-url or RT4CHART_BASE_URL (base_url=... from Python)")
         if not self.model:
             raise ConfigError("an LLM model name is required: --model or RT4CHART_MODEL (model=... from Python)")
-        if self.granularity not in ("per-claim", "batched"):
-            raise ConfigError(f"granularity must be 'per-claim' or 'batched', got {self.granularity!r}")
-        if self.prompt_version not in READINGS:
-            raise ConfigError(f"prompt_version must be one of {', '.join(READINGS)}, got {self.prompt_version!r}")
-        if self.decomposition not in ("sentence", "holistic"):
-            raise ConfigError(f"decomposition must be 'sentence' or 'holistic', got {self.decomposition!r}")
         if isinstance(self.concurrency, bool) or not isinstance(self.concurrency, int) or self.concurrency < 1:
             raise ConfigError(f"concurrency must be a positive integer, got {self.concurrency!r}")
         if self.rpm is not None and self.rpm <= 0:
@@ -95,22 +91,47 @@ class LLMSettings:
         price_for(self.model, price_in=self.price_in, price_out=self.price_out)  # validates prices
 
     @classmethod
-    def from_options(cls, **options: Any) -> "LLMSettings":
-        """Settings from explicit options, those that are None (flags the user did not give) left at their
+    def from_options(cls, **options: Any) -> "Endpoint":
+        """An endpoint from explicit options, those that are None (flags the user did not give) left at their
         defaults; the base URL defaults to OpenAI's. No environment is read."""
         values: dict[str, Any] = {"base_url": DEFAULT_BASE_URL, "model": ""}
         values.update({k: v for k, v in options.items() if v is not None})
         return cls(**values)
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str], **overrides: Any) -> "LLMSettings":
-        """Settings from the environment mapping ``env`` (see ``llm_env``; pass ``os.environ`` explicitly), then
+    def from_env(cls, env: Mapping[str, str], **overrides: Any) -> "Endpoint":
+        """An endpoint from the environment mapping ``env`` (see ``llm_env``; pass ``os.environ`` explicitly), then
         ``overrides`` (``from_options``: those that are None do not replace values from ``env``)."""
         return cls.from_options(**{**llm_env(env), **{k: v for k, v in overrides.items() if v is not None}})
 
     def describe(self) -> dict[str, Any]:
-        """The settings as a JSON-able dict without the API key (for result configs and logs)."""
+        """The endpoint as a JSON-able dict without the API key (for result configs and logs)."""
         out = asdict(self)
         out.pop("api_key")
         out["cache_path"] = str(self.cache_path) if self.cache_path is not None else None
         return out
+
+
+@dataclass(frozen=True)
+class LLMJudgeOptions:
+    """How the LLM judge uses its endpoint: ``granularity`` (``per-claim``, paper-exact, or ``batched``),
+    ``prompt_version`` (``rt4chart.llm.verdicts``: ``v2``, paper-exact, verbatim evidence quotes, or ``v3``, numbered
+    context sentences cited by number; the decomposers' prompts are the same in both) and ``decomposition``
+    (``sentence`` or ``holistic``)."""
+
+    granularity: Granularity = "per-claim"
+    prompt_version: str = "v2"
+    decomposition: Decomposition = "sentence"
+
+    def __post_init__(self) -> None:
+        if self.granularity not in ("per-claim", "batched"):
+            raise ConfigError(f"granularity must be 'per-claim' or 'batched', got {self.granularity!r}")
+        if self.prompt_version not in READINGS:
+            raise ConfigError(f"prompt_version must be one of {', '.join(READINGS)}, got {self.prompt_version!r}")
+        if self.decomposition not in ("sentence", "holistic"):
+            raise ConfigError(f"decomposition must be 'sentence' or 'holistic', got {self.decomposition!r}")
+
+    @classmethod
+    def from_options(cls, **options: Any) -> "LLMJudgeOptions":
+        """Options from explicit values, those that are None left at their defaults."""
+        return cls(**{k: v for k, v in options.items() if v is not None})
