@@ -24,22 +24,22 @@ CLEAN, HALLUCINATED, NO_RETRIEVAL = "a" * 32, "b" * 32, "c" * 32
 
 
 def _span(trace: str, span: str, parent, kind: str, start: int, attributes: dict) -> dict:
-    """A span as Phoenix's REST API gives it (``GET /v1/projects/{p}/spans``): ids in ``context``, attributes nested
-    as Phoenix stores them."""
+    """A span as Phoenix's REST API gives it (``GET /v1/projects/{p}/spans``): ids in ``context``, the kind in
+    ``span_kind`` (not among the attributes), attributes flat with list positions in their keys."""
     return {"id": f"U3Bhbjo{span}", "name": kind.lower(), "context": {"trace_id": trace, "span_id": span},
             "span_kind": kind, "parent_id": parent, "start_time": f"2026-01-01T00:00:{start:02d}+00:00",
             "end_time": f"2026-01-01T00:00:{start + 1:02d}+00:00", "status_code": "OK", "status_message": "",
-            "attributes": {"openinference": {"span": {"kind": kind}}, **attributes}, "events": []}
+            "attributes": attributes, "events": []}
 
 
 def _trace(trace: str, n: int, question: str, passages: list[str], answer: str, retrieve: bool = True) -> list[dict]:
     root, retriever, llm = f"{n}1".rjust(16, "0"), f"{n}2".rjust(16, "0"), f"{n}3".rjust(16, "0")
-    spans = [_span(trace, root, None, "CHAIN", 10 * n + 1, {"input": {"value": question}})]
+    spans = [_span(trace, root, None, "CHAIN", 10 * n + 1, {"input.value": question})]
     if retrieve:
-        spans.append(_span(trace, retriever, root, "RETRIEVER", 10 * n + 2, {"retrieval": {"documents": [
-            {"document": {"content": p}} for p in passages]}}))
-    spans.append(_span(trace, llm, root, "LLM", 10 * n + 3, {"llm": {"output_messages": [
-        {"message": {"role": "assistant", "content": answer}}]}}))
+        spans.append(_span(trace, retriever, root, "RETRIEVER", 10 * n + 2, {
+            f"retrieval.documents.{i}.document.content": p for i, p in enumerate(passages)}))
+    spans.append(_span(trace, llm, root, "LLM", 10 * n + 3, {"llm.output_messages.0.message.role": "assistant",
+                                                             "llm.output_messages.0.message.content": answer}))
     return spans
 
 
