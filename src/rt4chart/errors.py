@@ -7,6 +7,7 @@
     │   └── BackendError       the LLM backend gave up (carries raw reply, attempts, usage)
     ├── RelationError          the retromorphic relation does not hold for a trace
     ├── HallucinationError     an answer was audited as hallucinated where the caller asked to stop on one
+    ├── PhoenixError           a Phoenix server cannot be reached or refused a request (audit --from phoenix)
     └── MissingDependencyError an optional extra is not installed (message says which pip extra)
 
 A record that cannot be audited is reported with the ``kind`` of what failed (``error_kind``): ``input`` (the
@@ -81,6 +82,11 @@ class HallucinationError(Rt4chartError):
     def __init__(self, message: str, *, result: Any) -> None:
         super().__init__(message)
         self.result = result
+
+
+class PhoenixError(Rt4chartError):
+    """A Phoenix server (``rt4chart.integrations.phoenix``) cannot be reached, is not Phoenix, or refused a
+    request; the message names the server and what it answered."""
 
 
 class MissingDependencyError(Rt4chartError, ImportError):

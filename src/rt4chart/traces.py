@@ -18,7 +18,9 @@ collector's file exporter writes them; ids in hex or, as protobuf's JSON mapping
 span exports, Parquet or JSONL (a span a row: ``context.trace_id``, ``context.span_id``, ``parent_id``,
 ``span_kind``, ``start_time``, ``end_time`` and ``attributes.*`` columns as ``get_spans_dataframe`` gives them,
 or the attributes nested as in Phoenix's span JSON). Spans in memory, the OpenTelemetry SDK's ``ReadableSpan``,
-go through ``records_from_spans``. Nothing here imports OpenTelemetry.
+go through ``records_from_spans``; spans read from a Phoenix server (its REST API's span JSON, ``audit --from
+phoenix``) through ``span_rows``, and ``answer_spans`` names the LLM span each answer came from (where rt4chart
+writes its claim annotations back). Nothing here imports OpenTelemetry.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from typing import Any, Optional, Union
 from .errors import InputError
 from .io import FieldMap, Row, _decode, _json_lines, _open_bytes, _parquet_records
 
-__all__ = ["read_traces", "records_from_spans", "trace_rows"]
+__all__ = ["answer_spans", "read_traces", "records_from_spans", "span_rows", "trace_rows"]
 
 _QUESTION_KEYS = ("question", "query", "input")
 
@@ -255,25 +257,35 @@ def _question(spans: list[_Span], retrievers: list[_Span]) -> Optional[str]:
     return None
 
 
+def _answer_span(spans: list[_Span]) -> Optional[_Span]:
+    """The LLM span whose output is the trace's answer: the one that ended last."""
+    llms = sorted((s for s in spans if s.kind == "LLM"), key=lambda s: (s.end, s.order))
+    return llms[-1] if llms else None
+
+
 def _trace_record(trace_id: str, spans: list[_Span]) -> Union[dict, InputError]:
     retrievers = sorted((s for s in spans if s.kind == "RETRIEVER"), key=lambda s: (s.start, s.order))
-    llms = sorted((s for s in spans if s.kind == "LLM"), key=lambda s: (s.end, s.order))
     documents = [doc for span in retrievers for doc in _documents(span)]
     if not documents:
         return InputError("the trace has no retriever documents (retrieval.documents on a RETRIEVER span)",
                           record=trace_id, field="context")
-    answer = _llm_output(llms[-1]) if llms else None
+    llm = _answer_span(spans)
+    answer = _llm_output(llm) if llm is not None else None
     if not answer or not answer.strip():
         return InputError("the trace has no LLM output (an LLM span with llm.output_messages or output.value)",
                           record=trace_id, field="answer")
     return {"id": trace_id, "context": documents, "question": _question(spans, retrievers), "answer": answer}
 
 
-def _records(spans: list[_Span]) -> list[Union[dict, InputError]]:
+def _traces(spans: list[_Span]) -> dict[str, list[_Span]]:
     traces: dict[str, list[_Span]] = {}
     for span in spans:
         traces.setdefault(span.trace_id, []).append(span)
-    return [_trace_record(trace_id, members) for trace_id, members in traces.items()]
+    return traces
+
+
+def _records(spans: list[_Span]) -> list[Union[dict, InputError]]:
+    return [_trace_record(trace_id, members) for trace_id, members in _traces(spans).items()]
 
 
 def records_from_spans(spans: Iterable[Any]) -> list[dict]:
@@ -289,12 +301,25 @@ def read_traces(path: Union[str, Path]) -> list[dict]:
     return records_from_spans(_file_items(path))
 
 
-def trace_rows(path: Union[str, Path], fields: FieldMap = FieldMap()) -> Iterator[Row]:
-    """The input rows of ``rt4chart audit --from openinference``: one per trace, keyed by ``fields``; a trace that
-    cannot be audited is a row carrying its ``InputError``."""
-    for index, rec in enumerate(_records(_spans(_file_items(path)))):
+def answer_spans(spans: Iterable[Any]) -> dict[str, str]:
+    """The span id of each trace's answer, the LLM span its record's ``answer`` comes from (the one that ended
+    last), by trace id; traces without an LLM span (or whose span has no id) are left out. ``spans`` as for
+    ``records_from_spans``."""
+    found = {trace_id: _answer_span(members) for trace_id, members in _traces(_spans(spans)).items()}
+    return {trace_id: span.span_id for trace_id, span in found.items() if span is not None and span.span_id}
+
+
+def span_rows(spans: Iterable[Any], fields: FieldMap = FieldMap()) -> Iterator[Row]:
+    """The input rows of the spans in ``spans`` (as for ``records_from_spans``): one per trace, keyed by ``fields``;
+    a trace that cannot be audited is a row carrying its ``InputError``."""
+    for index, rec in enumerate(_records(_spans(spans))):
         if isinstance(rec, InputError):
             yield Row(index, None, rec)
         else:
             yield Row(index, {fields.id: rec["id"], fields.context: rec["context"],
                               fields.question: rec["question"], fields.answer: rec["answer"]})
+
+
+def trace_rows(path: Union[str, Path], fields: FieldMap = FieldMap()) -> Iterator[Row]:
+    """The input rows of ``rt4chart audit --from openinference``: ``span_rows`` of a span file."""
+    return span_rows(_file_items(path), fields)

@@ -11,7 +11,7 @@ from typing import Any, Optional
 
 import click
 
-from ..errors import BackendError, ConfigError, InputError, MissingDependencyError, Rt4chartError
+from ..errors import BackendError, ConfigError, InputError, MissingDependencyError, PhoenixError, Rt4chartError
 from ..input_check import check_input, tabular
 from ._options import EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE, auditor_options, estimate_options, field_options, \
     judge_options
@@ -68,9 +68,18 @@ def _print_summary(summary: Any, console: Any, *, baseline: bool = False) -> Non
               "are unchanged get their PREV result again; only the others are audited")
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "csv", "parquet"]), default=None,
               help="input format (default: from the extension / content)")
-@click.option("--from", "source", type=click.Choice(["records", "openinference"]), default="records",
+@click.option("--from", "source", type=click.Choice(["records", "openinference", "phoenix"]), default="records",
               show_default=True, help="openinference: INPUT is a span file (OTLP JSON, or a Phoenix export as Parquet "
-              "or JSONL), audited as one record per trace: its retrieved documents and its last LLM output")
+              "or JSONL), audited as one record per trace: its retrieved documents and its last LLM output; "
+              "phoenix: INPUT is a Phoenix server (http://HOST:PORT) whose --project spans are read the same way")
+@click.option("--project", default=None, help="--from phoenix: the project whose traces are audited (name or id)")
+@click.option("--since", default=None, metavar="TIME",
+              help="--from phoenix: only spans that started at or after TIME (ISO 8601, e.g. 2026-01-31T12:00Z)")
+@click.option("--write-back", is_flag=True,
+              help="--from phoenix: write each result back to Phoenix as a trace annotation (rt4chart) and each "
+              "flagged claim as an annotation of the LLM span; a re-run updates them (needs -o)")
+@click.option("--phoenix-api-key", envvar="PHOENIX_API_KEY", default=None,
+              help="--from phoenix: the API key of a Phoenix server with authentication (default: $PHOENIX_API_KEY)")
 @field_options
 @click.option("--gate-accept", type=click.FloatRange(0.0, 1.0, max_open=True), default=None,
               help="accept this fraction of lowest-risk records with the RAGScope gate, without judging them")
@@ -93,7 +102,8 @@ def audit(**args: Any) -> None:
 
     Each record needs id, context (string or list of strings), answer, and optionally question. With --estimate,
     print what the LLM judge would spend on them instead (no model is called; -o receives the estimate as JSON).
-    With --gguf, the model server is started for the run and stopped after it.
+    With --gguf, the model server is started for the run and stopped after it. With --from phoenix, INPUT is a
+    Phoenix server: its project's traces are audited, and --write-back annotates them there (docs/phoenix.md).
     """
     if args.get("gguf") is None:
         return _audit(**args)
@@ -111,7 +121,8 @@ def audit(**args: Any) -> None:
 
 
 def _audit(input_path: str, output: Optional[str], resume: bool, retry_errors: bool, baseline: Optional[str],
-           fmt: Optional[str], source: str, fields: Any, gate_accept: Optional[float], quiet: bool,
+           fmt: Optional[str], source: str, project: Optional[str], since: Optional[str], write_back: bool,
+           phoenix_api_key: Optional[str], fields: Any, gate_accept: Optional[float], quiet: bool,
            allow_empty: bool, engine: str, address: Optional[str], workers: Optional[int], estimate: bool,
            tokenizer_file: Optional[str], reasoning_tokens: Optional[int], **judge_kw: Any) -> None:
     from .._console import closed_pipe, print_error, print_records, stderr_console
@@ -122,6 +133,8 @@ def _audit(input_path: str, output: Optional[str], resume: bool, retry_errors: b
     console = stderr_console()
     if source != "records" and (estimate or engine != "local" or fmt):
         raise click.UsageError(f"--from {source} works with --engine local, without --format and --estimate")
+    _phoenix_options(source, project, since, write_back, output)
+    answers: Optional[dict] = None  # --write-back: the answer span of each trace
     if estimate:
         _estimate(input_path, output, fmt, fields, judge_kw, tokenizer_file, reasoning_tokens, console,
                   resume=resume, retry_errors=retry_errors, gate_accept=gate_accept, baseline=baseline,
@@ -131,7 +144,7 @@ def _audit(input_path: str, output: Optional[str], resume: bool, retry_errors: b
         raise click.UsageError("--tokenizer and --reasoning-tokens configure --estimate, which is not given")
     if (resume or retry_errors) and not output:
         raise click.UsageError("--resume and --retry-errors need -o/--output")
-    if writes_over_input(input_path, output):
+    if source != "phoenix" and writes_over_input(input_path, output):
         raise click.UsageError(f"-o/--output is the input file {input_path}: the results would overwrite it")
     if baseline is not None and writes_over_input(baseline, output):
         raise click.UsageError(f"-o/--output is the baseline {baseline}: write the new results to another file")
@@ -150,13 +163,22 @@ def _audit(input_path: str, output: Optional[str], resume: bool, retry_errors: b
             from ..traces import trace_rows
 
             rows = list(trace_rows(input_path, fields))
+        elif source == "phoenix":
+            from ..integrations.phoenix import PhoenixClient
+            from ..traces import answer_spans, span_rows
+
+            with PhoenixClient(input_path, api_key=phoenix_api_key) as client:
+                spans = client.spans(project, since=since)
+            rows = list(span_rows(spans, fields))
+            answers = answer_spans(spans) if write_back else None
+        if source != "records":
             if not rows and not allow_empty:
                 raise InputError(f"{input_path} holds no traces (--allow-empty accepts an empty input)")
         else:
             rows = list(read_rows(input_path, fmt))
             check_input(rows, fields, input_path, allow_empty=allow_empty, columns=tabular(input_path, fmt))
         previous = read_baseline(baseline) if baseline is not None else None
-    except (ConfigError, InputError, MissingDependencyError) as exc:
+    except (ConfigError, InputError, MissingDependencyError, PhoenixError) as exc:
         print_error(console, exc)
         sys.exit(EXIT_USAGE)
 
@@ -177,7 +199,43 @@ def _audit(input_path: str, output: Optional[str], resume: bool, retry_errors: b
         if output and 0 < summary.records <= 20:
             print_records(json_objects(output), console)
         _print_summary(summary, console, baseline=previous is not None)
+    if answers is not None:
+        _write_back(input_path, phoenix_api_key, answers, output, console, quiet)
     sys.exit(EXIT_RECORD_ERRORS if summary.failed else EXIT_OK)
+
+
+def _phoenix_options(source: str, project: Optional[str], since: Optional[str], write_back: bool,
+                     output: Optional[str]) -> None:
+    """The --from phoenix options are given with --from phoenix only, with --project, and --write-back with -o."""
+    if source != "phoenix":
+        given = [flag for flag, value in (("--project", project), ("--since", since), ("--write-back", write_back))
+                 if value]
+        if given:
+            raise click.UsageError(f"{' and '.join(given)} work with --from phoenix only")
+        return
+    if not project:
+        raise click.UsageError("--from phoenix needs --project (the Phoenix project whose traces are audited)")
+    if write_back and not output:
+        raise click.UsageError("--write-back needs -o/--output: the annotations are written from the output file")
+
+
+def _write_back(url: str, api_key: Optional[str], answers: dict, output: str, console: Any, quiet: bool) -> None:
+    """``--write-back``: annotate the traces of ``output`` in the Phoenix server at ``url``; exits 2 when that
+    fails (``output`` is complete then: it was written first)."""
+    from .._console import print_error
+    from ..integrations.phoenix import PhoenixClient
+    from ..io import read_results
+
+    try:
+        with PhoenixClient(url, api_key=api_key) as client:
+            done = client.write_back(read_results(output), answers)
+    except PhoenixError as exc:
+        print_error(console, f"{exc}\nthe audit results in {output} are complete; the annotations were not all "
+                             "written back (run the same command with --resume to write them again)")
+        sys.exit(EXIT_USAGE)
+    if not quiet:
+        console.print(f"wrote back to {url}: {done.traces} trace annotations, {done.spans} claim "
+                      "annotations", highlight=False, soft_wrap=True)
 
 
 def _estimate(input_path: str, output: Optional[str], fmt: Optional[str], fields: Any, judge_kw: dict,

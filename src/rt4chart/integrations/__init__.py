@@ -9,6 +9,8 @@ inside its module (``import rt4chart`` and ``import rt4chart.integrations`` impo
   into grounded and not.
 - ``rt4chart.integrations.openinference`` (``[otel]``): OpenInference traces (OTLP JSON, Phoenix exports, SDK spans)
   as audit records, one per trace; also ``rt4chart audit --from openinference SPANS``.
+- ``rt4chart.integrations.phoenix`` (no extra: httpx): a Phoenix server's spans over its REST API, and the
+  verdicts written back as annotations; ``rt4chart audit --from phoenix URL --project P --write-back``.
 
 Every integration takes ``judge=``: a judge name (``"local"``, the offline default; ``"llm"``; any name
 ``rt4chart.judges.registry`` knows) with its options as keyword arguments, or a Judge object. This package is the
