@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Offline judges on the everyday set (``benchmarks.everyday_cases``): measured, never tuned to.
 
-    python3 -m benchmarks.everyday --judges local,lexical [-o DIR]
+    python3 -m benchmarks.everyday --judges local,lexical [--set everyday|meaning3] [-o DIR]
 
 Every record is audited alone (one at a time) through ``rt4chart.Auditor``; ``run(judge, records)`` takes a judge
 name or any Judge object (the hybrid judge, say). Prints a markdown table per judge: answer labels right (exact),
 claim labels right (on the records whose claim count is the expected one), the share of faithful records (expected
 entailed) judged entailed, accuracy per kind and the median milliseconds per record; with ``-o DIR`` the per-record
-rows go to ``DIR/everyday-<judge>.jsonl`` and the tables to ``DIR/everyday.md``.
+rows go to ``DIR/everyday-<judge>.jsonl`` and the tables to ``DIR/everyday.md``. ``--set meaning3`` reads the
+round-3 set instead (``benchmarks.meaning3_cases``, issue 52: its six kinds in the per-kind table), written to
+``DIR/meaning3-<judge>.jsonl`` and ``DIR/meaning3.md``.
 """
 
 from __future__ import annotations
@@ -23,7 +25,11 @@ from typing import Any, Optional, Sequence, Union
 from rt4chart import Auditor, Judge
 from rt4chart.judges.registry import auditor_for
 
+from . import meaning3_cases
 from .everyday_cases import KINDS, RECORDS, Everyday
+
+#: the sets ``--set`` names: (records, kinds in the per-kind table's order)
+SETS = {"everyday": (RECORDS, KINDS), "meaning3": (meaning3_cases.RECORDS, meaning3_cases.KINDS)}
 
 
 async def _audit_all(auditor: Auditor, records: Sequence[Everyday]) -> list[dict]:
@@ -56,21 +62,23 @@ def run(judge: Union[str, Judge], records: Sequence[Everyday] = RECORDS, **optio
     return asyncio.run(_audit_all(auditor, records))
 
 
-def summarize(rows: Sequence[dict]) -> dict:
+def summarize(rows: Sequence[dict], kinds: Sequence[str] = KINDS) -> dict:
+    """Counts over ``rows``; the per-kind accuracy in the order of ``kinds``, then any other kind in the rows."""
+    kinds = list(kinds) + [k for k in dict.fromkeys(r["kind"] for r in rows) if k not in kinds]
     matched = [r for r in rows if r["claims_right"] is not None]
     faithful = [r for r in rows if r["expected"] == "entailed"]
-    kinds = {}
-    for kind in KINDS:
+    per_kind = {}
+    for kind in kinds:
         of_kind = [r for r in rows if r["kind"] == kind]
         if of_kind:
-            kinds[kind] = (sum(r["right"] for r in of_kind), len(of_kind))
+            per_kind[kind] = (sum(r["right"] for r in of_kind), len(of_kind))
     return {
         "records": len(rows), "right": sum(r["right"] for r in rows),
         "claims_right": sum(r["claims_right"] for r in matched),
         "claims_compared": sum(len(r["expected_claims"]) for r in matched),
         "records_claims_matched": len(matched),
         "faithful": len(faithful), "faithful_entailed": sum(r["label"] == "entailed" for r in faithful),
-        "kinds": kinds,
+        "kinds": per_kind,
         "median_ms": 1000 * statistics.median(r["seconds"] for r in rows) if rows else float("nan"),
     }
 
@@ -93,20 +101,23 @@ def render(name: str, s: dict) -> str:
 def main(argv: Optional[list[str]] = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--judges", default="local,lexical", help="comma-separated offline judge names")
-    ap.add_argument("-o", "--out", default=None, help="a folder for everyday-<judge>.jsonl and everyday.md")
+    ap.add_argument("--set", default="everyday", choices=sorted(SETS),
+                    help="which set: the everyday set (default) or issue 52's round-3 set")
+    ap.add_argument("-o", "--out", default=None, help="a folder for <set>-<judge>.jsonl and <set>.md")
     args = ap.parse_args(argv)
     out = Path(args.out) if args.out else None
     if out:
         out.mkdir(parents=True, exist_ok=True)
+    records, kinds = SETS[args.set]
     tables = []
     for judge in args.judges.split(","):
-        rows = run(judge)
+        rows = run(judge, records)
         if out:
-            (out / f"everyday-{judge}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-        tables.append(render(judge, summarize(rows)))
+            (out / f"{args.set}-{judge}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+        tables.append(render(judge, summarize(rows, kinds)))
         print(tables[-1], flush=True)
     if out:
-        (out / "everyday.md").write_text("\n".join(tables))
+        (out / f"{args.set}.md").write_text("\n".join(tables))
 
 
 if __name__ == "__main__":
