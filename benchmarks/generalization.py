@@ -164,6 +164,7 @@ def main(argv: Optional[list[str]] = None) -> None:
     per_set = args.per_set or None
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    commit, started = _commit(), time.perf_counter()  # the code that runs, read before the run
     thresholds = train_thresholds()
     rows = []
     for name in sets:
@@ -174,7 +175,8 @@ def main(argv: Optional[list[str]] = None) -> None:
                                                           for j, v in s.items()), file=sys.stderr, flush=True)
     table = render(rows, judges, per_set)
     meta = {"command": "python3 -m benchmarks.generalization " + " ".join(argv if argv is not None else sys.argv[1:]),
-            "date": dt.date.today().isoformat(), "commit": _commit(), "judges": judges, "per_set": per_set,
+            "date": dt.date.today().isoformat(), "commit": commit,
+            "seconds": round(time.perf_counter() - started), "judges": judges, "per_set": per_set,
             "seed": args.seed, "uncovered_threshold": thresholds[UNCOVERED],
             "nli_splits": {k: list(v[1]) for k, v in NLI_SETS.items()}}
     (out / "generalization.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=2) + "\n")
