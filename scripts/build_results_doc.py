@@ -5,7 +5,7 @@ from pathlib import Path
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 ORDER = ["eval", "lexical", "local_judge", "shape", "typed_edits", "calibration", "verifier", "gate", "llm", "hybrid",
-         "ablation", "facets", "server", "engine", "consolidation"]
+         "ablation", "facets", "server", "engine", "consolidation", "generalization"]
 
 
 def main() -> None:

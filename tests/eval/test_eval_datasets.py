@@ -16,6 +16,7 @@ from rt4chart.eval.datasets import (
     group_key,
     load_dataset,
     load_jsonl,
+    load_nli,
     load_ragtruth,
     load_ragtruth_faithjudge,
     normalize_label,
@@ -112,6 +113,23 @@ def test_data_dir_is_searched_first_and_the_environment_is_left_to_the_cli(
         assert data_root() != tiny_ragtruth  # the library reads no environment variable
     except InputError:
         pass  # no shared/data here either
+
+
+def test_nli_pairs_are_audit_records_with_not_entailed_positive(tmp_path: Path) -> None:
+    rows = [{"premise": "P one.", "hypothesis": "H one.", "label": "entailment", "source": "x"},
+            {"premise": "P one.", "hypothesis": "H two.", "label": "neutral", "source": "x"},
+            {"premise": "P two.", "hypothesis": "H three.", "label": "not_entailment", "source": "x"}]
+    _write_gz(tmp_path / "nli" / "toy" / "dev.jsonl.gz", rows)
+    _write_gz(tmp_path / "nli" / "toy" / "test.jsonl.gz", rows[:1] + [{**rows[0], "label": "partially_supported",
+                                                                        "hypothesis": "H four."}])
+    recs = load_nli("toy", ["dev", "test"], root=tmp_path)
+    assert [r.id for r in recs] == ["toy/dev:1", "toy/dev:2", "toy/dev:3", "toy/test:2"]  # identical pair once
+    assert [r.hallucinated for r in recs] == [False, True, True, True]
+    assert recs[0].to_record() == {"id": "toy/dev:1", "context": "P one.", "question": None, "answer": "H one.",
+                                   "task": "toy"}
+    assert recs[0].group == recs[1].group != recs[2].group
+    with pytest.raises(InputError):
+        load_nli("absent", ["dev"], root=tmp_path)
 
 
 def test_normalize_label() -> None:

@@ -13,6 +13,8 @@ Loaders:
 * :func:`load_ragtruth_pp` — RAGTruth++ (``blue-guardrails/ragtruth-plus-plus``) as published on Hugging Face.
 * :func:`load_halubench` — HaluBench (``PatronusAI/HaluBench``): context/question/answer/label, answer-level only.
 * :func:`load_jsonl` — a generic JSONL file with ``labels``/``spans`` fields.
+* :func:`load_nli` — a shared NLI / claim-verification set (``<data>/nli/<dataset>/<split>.jsonl.gz``): premise as
+  context, hypothesis as answer, hallucinated = not entailed.
 
 Gold span labels are normalised to ``"contradicted"`` (RAGTruth ``* Conflict``) and ``"baseless"``
 (RAGTruth ``* Baseless Info``). The bundled datasets are found by :func:`data_root` (``root=`` names the folder;
@@ -30,6 +32,7 @@ from rt4chart.errors import ConfigError
 
 from ._files import ENV_DATA_DIR, data_root
 from .external import load_halubench, load_jsonl, load_ragtruth_pp
+from .nli import load_nli
 from .ragtruth import load_ragtruth, load_ragtruth_faithjudge, ragtruth_dir
 from .records import TASKS, EvalRecord, GoldSpan, group_key, normalize_label
 
@@ -47,6 +50,7 @@ __all__ = [
     "load_ragtruth_pp",
     "load_halubench",
     "load_jsonl",
+    "load_nli",
     "normalize_label",
     "ragtruth_dir",
 ]
