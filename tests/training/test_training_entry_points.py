@@ -34,6 +34,7 @@ def test_the_package_holds_the_training_and_experiment_modules():
         "training.experiments.nli_entailed",
         "training.experiments.one_edit_fires",
         "training.experiments.semantic_cascade",
+        "training.experiments.subjectless_claims",
         "training.experiments.tune_lexical_judge",
         "training.experiments.validation_variants",
         "training.fit_default_gate",

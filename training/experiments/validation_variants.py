@@ -157,17 +157,25 @@ def main() -> None:
     elapsed = time.time() - t0
     preds, errors = read_predictions(results, audit_results=True)
     report = runner.score(records, preds, baselines=False, n_boot=50)["systems"]["predictions"]
-    tagged = judged = 0
+    tagged = judged = n_claims = unverified = unverified_answers = 0
     for line in results.read_text().splitlines():
         claims = json.loads(line).get("claims") or []
         judged += bool(claims)
         tagged += any("+tagger@" in (c.get("prompt_version") or "") for c in claims)
+        n_claims += len(claims)
+        u = sum(c.get("label") == "unverified" for c in claims)
+        unverified += u
+        unverified_answers += u > 0
     a, s = report["answer"], report["span"]["overall"]
     print(f"{len(records)} validation answers, {elapsed:.0f} s, {len(errors)} failed rows")
     print("| scope | answer P | answer R | answer F1 |\n|---|---:|---:|---:|")
     for scope, m in a.items():
         print(f"| {scope} | {m['precision']:.4f} | {m['recall']:.4f} | {m['f1']:.4f} |")
     print(f"\nspan P {s['precision']:.4f}  R {s['recall']:.4f}  F1 {s['f1']:.4f}")
+    auroc = report.get("ranking", {}).get("overall", {}).get("auroc")
+    if auroc is not None:
+        print(f"AUROC {auroc:.4f}")
+    print(f"{n_claims} claims; {unverified} unverified, in {unverified_answers} answers")
     print(f"tagger ran on {tagged / max(judged, 1):.1%} of the {judged} answers with claims")
 
 

@@ -278,11 +278,15 @@ class Auditor:
                 reason = (reason + "; " if reason else "") + f"{len(missing)} evidence quote(s) not found in C dropped"
         flagged: tuple[Span, ...] = ()
         if label.hallucinated and final.spans and len(claim.answer_spans) == 1:
-            # the judge's spans are offsets into the claim text: map them when the claim is verbatim answer text
+            # the judge's spans are offsets into the claim text: map them when the claim is verbatim answer text, or
+            # verbatim answer text after a subject the rule decomposer borrowed (spans inside that subject are dropped)
             base = claim.answer_spans[0]
-            if answer[base.start:base.end] == claim.text and all(0 <= s.start < s.end <= len(claim.text)
-                                                                 for s in final.spans):
-                flagged = tuple(Span(start=base.start + s.start, end=base.start + s.end) for s in final.spans)
+            verbatim = answer[base.start:base.end]
+            lead = len(claim.text) - len(verbatim)
+            if verbatim and claim.text.endswith(verbatim) and all(0 <= s.start < s.end <= len(claim.text)
+                                                                  for s in final.spans):
+                flagged = tuple(Span(start=base.start + max(s.start - lead, 0), end=base.start + s.end - lead)
+                                for s in final.spans if s.end > lead)
         verdict = ClaimVerdict(
             index=claim.index, text=claim.text, sentence_index=claim.sentence_index, label=label,
             local_label=local, chunk_labels=tuple(chunk_labels), focus_chunk=focus,
