@@ -4,7 +4,8 @@ or the same fact written otherwise."""
 import pytest
 
 from rt4chart.evidence import EvidenceIndex
-from rt4chart.evidence.align import ClauseIndex, typed_edit
+from rt4chart.evidence.align import ClauseIndex
+from rt4chart.evidence.typed import typed_edit
 
 
 def edit(claim: str, context: str):

@@ -36,9 +36,11 @@ def test_the_package_holds_the_training_and_experiment_modules():
         "training.experiments.semantic_cascade",
         "training.experiments.subjectless_claims",
         "training.experiments.tune_lexical_judge",
+        "training.experiments.typed_gate",
         "training.experiments.validation_variants",
         "training.fit_default_gate",
         "training.hybrid_combination",
+        "training.noun_lexicon",
         "training.train_local_judge",
         "training.train_local_tagger",
     ]

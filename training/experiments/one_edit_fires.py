@@ -2,7 +2,9 @@
 
     python3 -m training.experiments.one_edit_fires               # train outside the validation slice, 1 min
     python3 -m training.experiments.one_edit_fires --validation  # the validation slice only
-    python3 -m training.experiments.one_edit_fires --typed       # the typed edits (evidence.align) too
+    python3 -m training.experiments.one_edit_fires --typed       # the typed edits (evidence.typed) too
+    python3 -m training.experiments.one_edit_fires --typed --every 4 --dump fires.jsonl   # every 4th answer, and
+                                                                 # each typed fire as a JSON line
 
 Every answer is cut into claims by the rule decomposer and each claim is read against the whole context, as at
 global verification. Prints, per kind of edit (name, number word, closed-class word, added negation, dropped
@@ -14,36 +16,44 @@ on these counts (docs/results/local_judge.md, sessions 7 and 9), never on the te
 from __future__ import annotations
 
 import argparse
+import json
 import time
 
 from rt4chart.audit.decompose import RuleDecomposer
 from rt4chart.eval.datasets import load_ragtruth
 from rt4chart.evidence import EvidenceIndex, one_edit
-from rt4chart.evidence.align import typed_edit
+from rt4chart.evidence import tokens
+from rt4chart.evidence.typed import KINDS as TYPED, instruction, typed_edit
 
 from ..splits import claim_is_hallucinated, data_dir, shipped_card, split_groups
 
 KINDS = ("name", "number", "word", "negation", "affirmation")
-#: the typed edits' kinds (``rt4chart.evidence.align``), read where ``one_edit`` finds none
-TYPED = ("antonym", "number", "quantifier", "requirement", "polarity", "roles", "entity")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--validation", action="store_true", help="the validation slice instead of the rest of train")
     ap.add_argument("--typed", action="store_true", help="also the typed edits, where one_edit finds none")
+    ap.add_argument("--every", type=int, default=1, help="read every N-th answer only")
+    ap.add_argument("--dump", default=None, help="write each typed fire as a JSON line to this file")
     args = ap.parse_args()
     card = shipped_card()
     records = load_ragtruth("train", data_dir=data_dir())
     fold_of = split_groups([r.group for r in records], card["seed"], card["val_frac"], 1)
     decomposer = RuleDecomposer()
     t0, claims, fires, typed = time.time(), 0, [], []
+    dump = open(args.dump, "w") if args.dump else None
+    read = 0
     for r in records:
         if (fold_of[r.group] < 0) != args.validation:
             continue
+        read += 1
+        if read % args.every:
+            continue
         index = EvidenceIndex(r.context)
         sentences = index.edits  # what the judges hand one_edit for this context
-        for c in decomposer.decompose_sync(r.answer):
+        answer_claims = decomposer.decompose_sync(r.answer)
+        for c in answer_claims:
             claims += 1
             edit = one_edit(c.text, sentences)
             span = c.answer_spans[0]
@@ -52,7 +62,15 @@ def main() -> None:
             elif args.typed:
                 t = typed_edit(c.text, index.clauses)
                 if t is not None:
-                    typed.append((t, claim_is_hallucinated(span.start, span.end, r.spans), r, c.text))
+                    gold = claim_is_hallucinated(span.start, span.end, r.spans)
+                    typed.append((t, gold, r, c.text))
+                    if dump:
+                        dump.write(json.dumps({"id": r.id, "task": r.task, "kind": t.edit.kind, "label": t.label,
+                                               "gold": bool(gold), "claims": len(answer_claims),
+                                               "words": len(tokens(c.text)), "claim": c.text,
+                                               "instruction": instruction(c.text),
+                                               "reason": t.reason}) + "\n")
+                        dump.flush()
     where = "validation slice" if args.validation else "train outside the validation slice"
     print(f"RAGTruth {where}: {claims} claims, {len(fires)} fires, {time.time() - t0:.0f} s\n")
     print("| edit | fires | gold hallucinated |\n|---|---:|---:|")

@@ -27,7 +27,7 @@ from typing import Optional, Sequence
 from .claims import negated
 from .edit_words import _CONDITIONS, CONTRASTS, EDIT_COVER, _edit_words, _is_name
 from .edits import Edit
-from .quantities import Quantity, quantities
+from .quantities import Quantity, bound, compatible, quantities
 from .words import NEGATIONS, NUMBER_WORDS, STOPWORDS, stem
 
 #: where a sentence splits into clauses: ";", ":", a dash, or ", and" / ", but" / " whereas " and the like
@@ -160,7 +160,10 @@ def _antonym(claim, cw, low, keys, clause: _Clause, present: frozenset = frozens
 def _number(claim, cw, low, keys, clause: _Clause, index: ClauseIndex,
             aligned: Sequence[tuple[int, int]]) -> Optional[TypedEdit]:
     mine = quantities(claim)
-    if not mine or not clause.quantities or not _covered(keys, clause, subject=_subject(low)):
+    if not mine or not clause.quantities:
+        return None
+    amount_words = {_key(w) for q in mine for w, _, _ in _edit_words(q.text)}  # "an hour and a half"
+    if not _covered(keys - amount_words, clause, subject=_subject(low)):
         return None
     for q in mine:
         if any(q.equals(x) for x in clause.quantities):
@@ -173,18 +176,48 @@ def _number(claim, cw, low, keys, clause: _Clause, index: ClauseIndex,
         shared = aligned[0][0]
         if any(n >= shared and any(q.equals(x) for x in index.clauses[c].quantities) for n, c in aligned):
             continue
+        if compatible(claim, q, clause.text, other):
+            continue  # "in under three weeks" against "within 10 days"
         edit = Edit("number", q.start, q.end, q.text, other.text, clause.sentence)
-        return TypedEdit(edit, "contradicted", f"the claim has {q.text!r} where the context has {other.text!r}")
+        bounded = bound(claim, q) or bound(clause.text, other)
+        return TypedEdit(edit, "contradicted", f"the claim has {q.text!r} where the context has {other.text!r}"
+                         + (" (the bounds do not meet)" if bounded else ""))
     return None
 
 
+#: weak words that qualify the verb, not a noun ("usually", "often"): they quantify whatever the clause says
+_ADVERBIAL = frozenset("usually often sometimes occasionally generally typically mostly partly partially".split())
+
+
+def _quantifies(words: Sequence[str], k: int, keys: frozenset[str]) -> bool:
+    """Whether the weak word ``words[k]`` quantifies something the claim speaks of: an adverb does; a determiner
+    ("several ingredients", "some of the patients") does when the claim has its noun."""
+    if words[k] in _ADVERBIAL or words[k] == "only":
+        return True
+    noun = next((w for w in words[k + 1:k + 4] if w not in STOPWORDS), None)
+    return noun is not None and _key(noun) in keys
+
+
+def only_kept(words: Sequence[str], k: int, low: Sequence[str]) -> bool:
+    """Whether ``words[k]`` is "only" and the claim (``low``) keeps what it restricts to: the content word next to it
+    ("residents of Elm Park only" against "all residents of Elm Park")."""
+    if words[k] != "only":
+        return False
+    near = [w for w in (words[k - 1] if k else "", words[k + 1] if k + 1 < len(words) else "")
+            if w and w not in STOPWORDS]
+    mine = {_key(w) for w in low}
+    return any(_key(w) in mine for w in near)
+
+
 def _quantifier(claim, cw, low, keys, clause: _Clause) -> Optional[TypedEdit]:
-    if negated(claim) != clause.negated:
-        return None
+    if negated(claim) or clause.negated:
+        return None  # "not all states observe it" says what "some states do not" says
     for i, w in enumerate(low):
-        if w in _STRONG:
-            weak = next((x for k, x in enumerate(clause.words) if x not in low and (
-                x in _WEAK or (x[0].isdigit() or x in NUMBER_WORDS) and clause.words[k + 1:k + 2] == ("of",))), None)
+        if w in _STRONG and w != "entire":  # "the entire hinge" is the whole of one thing, not every one
+            weak = next((x for k, x in enumerate(clause.words) if x not in low and not only_kept(clause.words, k, low)
+                         and (x in _WEAK or (x[0].isdigit() or x in NUMBER_WORDS)
+                              and clause.words[k + 1:k + 2] == ("of",)) and _quantifies(clause.words, k, keys)),
+                        None)
             if weak is not None and _covered(keys, clause):
                 at = clause.words.index(weak)
                 return TypedEdit(_edit("quantifier", claim, cw, i, i + 1, weak, clause.sentence), "contradicted",
@@ -296,30 +329,4 @@ def _entity(claim, cw, low, keys, clause: _Clause, index: ClauseIndex) -> Option
                 how = "another name of the context" if elsewhere else "a name the context does not have"
                 return TypedEdit(_edit("entity", claim, cw, i, j, theirs, clause.sentence), label,
                                  f"the claim has {mine!r} where the context has {theirs!r} ({how})")
-    return None
-
-
-def typed_edit(claim: str, index: ClauseIndex) -> Optional[TypedEdit]:
-    """The first typed edit between ``claim`` and the clause of ``index`` aligned to it (the one that shares most
-    of its content words, numbers aside), or None."""
-    cw = _edit_words(claim)
-    if len(cw) < 3:
-        return None
-    low = [w.lower() for w, _, _ in cw]
-    keys = frozenset(_key(w) for w in _content(low))
-    if not keys:
-        return None
-    aligned = index.align(keys)
-    if not aligned:
-        return None
-    best = [index.clauses[c] for n, c in aligned if n == aligned[0][0]][:3]
-    for clause in best:
-        present = frozenset().union(*(c.keys for c in index.clauses if c.sentence == clause.sentence))
-        found = (_antonym(claim, cw, low, keys, clause, present)
-                 or _number(claim, cw, low, keys, clause, index, aligned)
-                 or _quantifier(claim, cw, low, keys, clause) or _requirement(claim, cw, low, keys, clause)
-                 or _polarity(claim, cw, low, keys, clause) or _roles(claim, cw, low, keys, clause)
-                 or _entity(claim, cw, low, keys, clause, index))
-        if found is not None:
-            return found
     return None

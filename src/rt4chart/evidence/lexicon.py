@@ -1,7 +1,8 @@
 """The typed-edit lexicon: classes of words that exclude each other in one place (antonyms, incompatible siblings),
 shipped as ``data/lexicon.txt`` (derived from WordNet 3.0 by ``python3 -m training.edit_lexicon``, with a
 few domain words; WordNet's licence is ``data/WORDNET_LICENSE``), merged with the hand-made closed classes of
-``edit_words._CONTRASTS`` into one reading (``Contrasts``)."""
+``edit_words._CONTRASTS`` into one reading (``Contrasts``); and the concrete nouns (``concrete_nouns``,
+``data/concrete.txt``, by ``python3 -m training.noun_lexicon``)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,26 @@ def lexicon_classes() -> Classes:
     text = resources.files("rt4chart.evidence").joinpath("data/lexicon.txt").read_text(encoding="utf-8")
     return tuple(tuple(frozenset(g.split()) for g in line.split("|"))
                  for line in text.splitlines() if line and not line.startswith("#"))
+
+
+@lru_cache(maxsize=1)
+def concrete_nouns() -> frozenset[str]:
+    """The shipped concrete nouns: one-word WordNet nouns whose most frequent sense is a thing one can point at."""
+    text = resources.files("rt4chart.evidence").joinpath("data/concrete.txt").read_text(encoding="utf-8")
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
+
+
+def concrete(word: str) -> bool:
+    """Whether ``word`` (lower-cased; a plural too: "museums", "ferries", "buses") is a concrete noun."""
+    nouns = concrete_nouns()
+    forms = [word]
+    if word.endswith("ies"):
+        forms.append(word[:-3] + "y")
+    if word.endswith("es"):
+        forms.append(word[:-2])
+    if word.endswith("s"):
+        forms.append(word[:-1])
+    return any(f in nouns for f in forms)
 
 
 class Contrasts:

@@ -25,7 +25,13 @@ _NUM = (r"(?P<cur>[$€£¥])?\s?(?P<digits>\d[\d,]*(?:\.\d+)?|\.\d+)(?P<pct>\s?
         r"|(?P<words>(?:(?:" + "|".join(sorted((w for w in _WORDS if " " not in w), key=len, reverse=True))
         + r")(?:[\s-]+(?:and\s+)?)?)+)")
 _QUANTITY = re.compile(r"(?<![\w.])(?:" + _NUM + r")(?:[\s-]?(?P<scale>thousand|million|billion|trillion|bn|m|k)\b)?"
-                       r"(?:[\s-]*(?P<unit>[A-Za-z]+|%))?", re.IGNORECASE)
+                       r"(?:[\s-]*(?:(?:working|business|calendar|school|clear|full)\s+)?(?P<unit>[A-Za-z]+|%))?",
+                       re.IGNORECASE)
+#: amounts written with an article: "a fortnight", "an hour and a half", "half an hour", "for a week", "half of the"
+_ARTICLE = re.compile(r"\b(?:(?P<half>half)\s+an?|(?P<after>(?:for|within|in|after|takes|took|lasts|lasted|last|about|"
+                      r"around|nearly|almost|over|under|than)\s+)?(?:an?|one))\s+"
+                      r"(?P<unit>second|minute|hour|day|week|fortnight|month|year|decade|century)"
+                      r"(?P<more>\s+and\s+a\s+half)?\b|\bhalf\s+(?:of\s+)?(?:the|its|their|all)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -150,4 +156,73 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         while end > start and not text[end - 1].isalnum() and text[end - 1] not in "%$":
             end -= 1
         out.append(Quantity(value, dimension, number, start, end, text[start:end]))
-    return tuple(out)
+    return tuple(sorted(out + _article_amounts(text, out), key=lambda q: q.start))
+
+
+def _article_amounts(text: str, found: list[Quantity]) -> list[Quantity]:
+    """The amounts of ``text`` written with an article (``_ARTICLE``) that no digit or number word wrote: "a
+    fortnight" (336 hours), "an hour and a half" (1.5 hours), "half an hour", "half of the staff" (50 %). "a day"
+    after "once", "twice" or a price is no amount: only after a word of duration ("for", "within", "takes", ...),
+    or as "and a half", "half a", "a fortnight"."""
+    out = []
+    for m in _ARTICLE.finditer(text):
+        if any(q.start < m.end() and m.start() < q.end for q in found):
+            continue
+        unit = m.group("unit")
+        if unit is None:
+            out.append(Quantity(50.0, "%", 50.0, m.start(), m.end(), m.group()))
+            continue
+        unit = unit.lower()
+        if not (m.group("half") or m.group("after") or m.group("more") or unit == "fortnight"):
+            continue
+        number = 0.5 if m.group("half") else 1.5 if m.group("more") else 1.0
+        dim, factor = _DURATION[unit]
+        start = m.end("after") if m.group("after") else m.start()
+        out.append(Quantity(number * factor, dim, number, start, m.end(), text[start:m.end()]))
+    return out
+
+
+_UPPER = ("no more than", "not more than", "less than", "fewer than", "up to", "at most", "under", "within", "below",
+          "before", "by", "maximum", "max")
+_LOWER = ("no less than", "not less than", "more than", "at least", "over", "above", "minimum", "min", "from",
+          "after", "exceeding")
+
+
+#: bounds that state a limit ("up to 8 guests" is the most allowed): another limit on the same side is another rule
+_LIMITS = frozenset(("no more than", "not more than", "up to", "at most", "maximum", "max", "no less than",
+                     "not less than", "at least", "minimum", "min"))
+
+
+def _bound_words(text: str, q: Quantity) -> Optional[tuple[str, str]]:
+    before = " " + " ".join(text[max(0, q.start - 24):q.start].lower().split()) + " "
+    for words, side in ((_UPPER, "upper"), (_LOWER, "lower")):
+        for w in words:
+            if before.endswith(f" {w} "):
+                return side, w
+    return None
+
+
+def bound(text: str, q: Quantity) -> Optional[str]:
+    """"upper" when the words before amount ``q`` of ``text`` bound it from above ("under three weeks", "within 10
+    days", "up to 8"), "lower" from below ("at least 18", "more than 50"), None when it is stated as it is."""
+    found = _bound_words(text, q)
+    return found[0] if found else None
+
+
+def compatible(claim: str, q: Quantity, evidence: str, other: Quantity) -> bool:
+    """Whether amount ``q`` of ``claim`` can hold where ``evidence`` states ``other`` (the same dimension, another
+    value), reading their bounds: "in under three weeks" holds for "within 10 days", "16" does not hold for "at
+    least 18", nor "up to 30" for "up to twelve" (two limits); two amounts stated as they are never hold together."""
+    mine, theirs = bound(claim, q), bound(evidence, other)
+    limit = _bound_words(claim, q)
+    if limit and limit[1] in _LIMITS and mine == theirs:
+        return False  # "up to 30 bags" against "up to twelve bags": two different limits
+    if mine == "upper":
+        return theirs != "lower" and other.value <= q.value or theirs == "lower" and other.value < q.value
+    if mine == "lower":
+        return theirs != "upper" and other.value >= q.value or theirs == "upper" and other.value > q.value
+    if theirs == "upper":
+        return q.value <= other.value
+    if theirs == "lower":
+        return q.value >= other.value
+    return False

@@ -279,7 +279,9 @@ class LocalJudge:
             typed = None if copied else R.typed(claim.text, ev, rows_i.rule, len(claims))
             if typed is not None:  # a typed edit against the aligned clause: flagged, the reason names it
                 q = max(q, threshold)
-                out.append(Judgment(label=Label(typed.label), evidence=(texts[typed.edit.sentence],),
+                label = Label(typed.label)  # a baseless claim carries no evidence
+                quote = (texts[typed.edit.sentence],) if label != Label.BASELESS and typed.edit.sentence >= 0 else ()
+                out.append(Judgment(label=label, evidence=quote,
                                     score=round(q, 4), spans=(Span(start=typed.edit.start, end=typed.edit.end),),
                                     prompt_version=version, reason=f"P(hallucinated)={q:.2f}: {typed.reason}"))
                 continue

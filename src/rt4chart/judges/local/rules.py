@@ -12,7 +12,7 @@ from typing import Optional, Sequence, Union
 import numpy as np
 
 from ...evidence import EvidenceIndex, claim_numbers, is_remark, tokens
-from ...evidence.align import TypedEdit, typed_edit
+from ...evidence.typed import TypedEdit, fragment, instruction, typed_edit
 from ...types import Claim
 from . import features as F
 
@@ -117,23 +117,27 @@ def decided_by_rule(claim_matrix: np.ndarray, spared: Optional[np.ndarray] = Non
     return unseen | number_swaps(claim_matrix) | negation_flips(claim_matrix)
 
 
-#: the typed edits (``evidence.align``) the judge applies whatever the model says
-TYPED_KINDS = frozenset("antonym number quantifier requirement polarity roles entity".split())
-#: ... only to claims of at most this many words, in claim sets of at most ``TYPED_MAX_CLAIMS``: on a sample of
-#: RAGTruth train (every 6th answer) they fired on 112 claims of long answers, 2 of them gold hallucinations
-#: (docs/results/typed_edits.md); the short answers they are made for are rare there
+#: the typed edits (``evidence.typed``) the judge applies whatever the model says, each with the most claims an
+#: answer may have for it to apply: where the kind misfired on RAGTruth train (docs/results/typed_edits.md). Long
+#: claims (over ``TYPED_MAX_WORDS``), instructions (``evidence.typed.instruction``) and fragments without their subject
+#: (``evidence.typed.fragment``) never get one.
+TYPED_GATES = {"antonym": 3, "number": 3, "quantifier": 5, "requirement": 5, "polarity": 3, "roles": 3, "entity": 3,
+               "restriction": 3, "modality": 3, "since": 5, "swap": 5, "comparison": 5, "subject": 3}
+TYPED_KINDS = frozenset(TYPED_GATES)
 TYPED_MAX_WORDS = 14
+#: the short-unseen rule's answers: at most this many claims
 TYPED_MAX_CLAIMS = 3
 
 
 def typed(text: str, evidence: F.FeatureEvidence, rule: str, claims: int) -> Optional[TypedEdit]:
-    """The claim's typed edit against its aligned clause, when of a kind in ``TYPED_KINDS``, for a short claim
-    (``TYPED_MAX_WORDS``) among few (``claims`` judged together, at most ``TYPED_MAX_CLAIMS``); never for a claim
-    that shares no content word with the evidence (``rule`` "no-evidence")."""
-    if rule == "no-evidence" or claims > TYPED_MAX_CLAIMS or len(tokens(text)) > TYPED_MAX_WORDS:
+    """The claim's typed edit against its aligned clause, when the answer has at most its kind's ``TYPED_GATES``
+    claims (``claims`` judged together), for a short claim (``TYPED_MAX_WORDS``) that is no instruction nor
+    fragment; never for a claim that shares no content word with the evidence (``rule`` "no-evidence")."""
+    if rule == "no-evidence" or len(tokens(text)) > TYPED_MAX_WORDS or claims > max(TYPED_GATES.values()) \
+            or instruction(text) or fragment(text):
         return None
     found = typed_edit(text, evidence.index.clauses)
-    return found if found is not None and found.edit.kind in TYPED_KINDS else None
+    return found if found is not None and claims <= TYPED_GATES.get(found.edit.kind, 0) else None
 
 
 def short_unseen(text: str, rule: str, evidence: F.FeatureEvidence, claims: int) -> bool:
