@@ -1,11 +1,12 @@
 """The core install imports no framework: ``import rt4chart`` (and the integrations package itself) loads none of
-LangChain, LlamaIndex, Haystack or OpenTelemetry."""
+LangChain, LlamaIndex, Haystack, OpenTelemetry, DeepEval or RAGAS."""
 
 import json
 import subprocess
 import sys
 
-FRAMEWORKS = ("langchain", "langchain_core", "llama_index", "haystack", "opentelemetry", "openinference", "phoenix")
+FRAMEWORKS = ("langchain", "langchain_core", "llama_index", "haystack", "opentelemetry", "openinference", "phoenix",
+              "deepeval", "ragas")
 
 
 def _imported_after(statement: str) -> list[str]:

@@ -7,6 +7,8 @@ inside its module (``import rt4chart`` and ``import rt4chart.integrations`` impo
 - ``rt4chart.integrations.llama_index`` (``[llama-index]``): ``AuditEvaluator``, a LlamaIndex ``BaseEvaluator``.
 - ``rt4chart.integrations.haystack`` (``[haystack]``): ``AuditGuard``, a Haystack 2 component that splits replies
   into grounded and not.
+- ``rt4chart.integrations.deepeval`` (``[deepeval]``) and ``rt4chart.integrations.ragas`` (``[ragas]``):
+  ``Faithfulness``, a DeepEval ``BaseMetric`` and a RAGAS single-turn metric (score, verdict, the flagged claims).
 - ``rt4chart.integrations.openinference`` (``[otel]``): OpenInference traces (OTLP JSON, Phoenix exports, SDK spans)
   as audit records, one per trace; also ``rt4chart audit --from openinference SPANS``.
 - ``rt4chart.integrations.phoenix`` (no extra: httpx): a Phoenix server's spans over its REST API, and the

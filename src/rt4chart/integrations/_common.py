@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Optional, Union
 
 from ..audit.auditor import Auditor
-from ..errors import InputError, MissingDependencyError
+from ..errors import ConfigError, InputError, MissingDependencyError
 from ..judges.base import Judge
 from ..judges.registry import auditor_for
 from ..types import AuditResult, Label
@@ -76,3 +76,35 @@ def table(result: AuditResult) -> str:
     from ..testing import claim_table
 
     return f"{result.label.value} (judge {result.judge})\n{claim_table(result)}"
+
+
+def passes(result: AuditResult, threshold: float, allow_unverified: bool = False) -> bool:
+    """A metric's verdict: at least one claim, ``score`` at least ``threshold``, and a judge confirmed the answer
+    (``hallucinated`` not None) unless ``allow_unverified`` (the rule of ``rt4chart.testing.assert_grounded``, with
+    ``threshold`` = 1 - ``max_risk``). With ``threshold`` 1.0 it is ``grounded``."""
+    unconfirmed = result.hallucinated is None and not allow_unverified
+    return bool(result.claims) and score(result) >= threshold and not unconfirmed
+
+
+def check_threshold(threshold: float) -> float:
+    if not 0.0 <= threshold <= 1.0:
+        raise ConfigError(f"threshold must be between 0 and 1, got {threshold!r}")
+    return float(threshold)
+
+
+def flagged(result: AuditResult) -> str:
+    """The answer label, the share of claims entailed, and each claim not entailed with its label and reason
+    (or its evidence): what a metric reports as its reason."""
+    n = len(result.claims)
+    head = (f"{result.label.value} (judge {result.judge}): "
+            f"{sum(c.label == Label.ENTAILED for c in result.claims)} of {n} claims entailed")
+    if not n:
+        return f"{head}; no claim to check was found in the answer (needs review)"
+    lines = [head]
+    for i, c in enumerate(result.claims, start=1):
+        if c.label != Label.ENTAILED:
+            why = c.reason or (f"evidence: \u201c{c.evidence[0].text}\u201d" if c.evidence else "no reason given")
+            lines.append(f"- claim {i} [{c.label.value}] \u201c{c.text}\u201d: {why}")
+    if result.hallucinated is None:
+        lines.append("no judge confirmed the answer: it needs review")
+    return "\n".join(lines)
