@@ -9,6 +9,8 @@ from rt4chart.evidence.typed import instruction, typed_edit
 CAFE = "The Corner Café serves breakfast from 8:00. On Fridays it stays open until 22:00."
 CHARGERS = "The Zephyr charges fully in 45 minutes. The Bolt charges fully in 30 minutes."
 STATIONS = "Northgate station opened in 2019 and Southgate station in 2021."
+PHONE = "Kestrel launched the K5 phone on 3 March 2024. A recall of the K5 was announced on 1 February 2024."
+HOTEL = "The Bay Hotel has 40 rooms. Guests can swim in the rooftop pool."
 
 
 def edit(claim: str, context: str):
@@ -40,6 +42,12 @@ def edit(claim: str, context: str):
     # a comparison the numbers contradict
     ("The Zephyr charges faster than the Bolt.", CHARGERS, "comparison", "contradicted",
      ("'faster'", "'45 minutes'", "'30 minutes'")),
+    # two events the dates order the other way
+    ("The launch came before the recall.", PHONE, "comparison", "contradicted", ("'before'", "other way")),
+    # a denial that a clause of another sentence contradicts
+    ("The hotel has no pool.", HOTEL, "absence", "contradicted", ("'pool'", "rooftop pool")),
+    ("The shop does not sell stamps.", "The corner shop sells newspapers and stamps.", "absence", "contradicted",
+     ("'sell stamps'",)),
     # a subject the context never mentions
     ("The museum runs guided tours on Fridays.", CAFE, "subject", "baseless", ("'museum'", "never mentions")),
 ])
@@ -68,6 +76,10 @@ def test_each_kind_fires_and_names_the_edit(claim, context, kind, label, words):
     ("The Zephyr charges slower than the Bolt.", CHARGERS),
     ("The café stays open late on Fridays.", CAFE),
     ("Most experts will likely agree.", "Most experts are expected to agree."),  # the claim hedges itself
+    ("The recall came before the launch.", PHONE),
+    ("The hotel has no gym.", HOTEL),  # silence is no contradiction
+    ("He did not attend the meeting.", "The meeting was held on Monday."),  # the act is not stated
+    ("The café does not accept cash.", "Payment is by card only; cash is not accepted."),
 ])
 def test_a_faithful_look_alike_is_no_edit(claim, context):
     assert edit(claim, context) is None

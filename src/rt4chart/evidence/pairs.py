@@ -4,7 +4,8 @@
   2021", "the Standard room costs 95 pounds and the Deluxe room 140 pounds") against a claim that gives one owner
   the other's amount ("Southgate opened in 2019");
 - ``comparison``: a claim that compares two owners ("Northgate opened earlier than Southgate", "the X charges
-  faster") against the amounts the context gives each; wrong by the numbers, it is contradicted.
+  faster") against the amounts the context gives each, or orders two events ("the launch came before the recall")
+  against their dates; wrong by the numbers or the dates, it is contradicted.
 
 An owner is a name of the context (a run of capitalised words, at a sentence's start too unless the context also
 writes it in lower case); its values are the amounts (``quantities``) of its part of the clause."""
@@ -19,6 +20,7 @@ from .align import ClauseIndex, TypedEdit, _Clause
 from .edit_words import _edit_words, _is_name
 from .edits import Edit
 from .quantities import _MONTHS, Quantity, quantities
+from .words import STOPWORDS
 
 #: where a clause splits into the parts that each give one owner its value
 _PARTS = re.compile(r",\s*|;\s*|\s+(?:and|while|whereas|but|compared\s+with|against)\s+", re.IGNORECASE)
@@ -147,3 +149,73 @@ def comparison(claim: str, cw, low: Sequence[str], index: ClauseIndex) -> Option
                              f"{second.title()!r}, but the context gives {qa.text!r} against {qb.text!r}")
         return None
     return None
+
+
+_MONTH_NUMBER = {m: i + 1 for i, m in enumerate("january february march april may june july august september "
+                                                 "october november december".split())}
+_MONTH_NUMBER.update({m[:3]: n for m, n in list(_MONTH_NUMBER.items())} | {"sept": 9})
+_DATE = re.compile(r"\b(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?\s+(?P<m1>[A-Za-z]{3,9})\.?(?:,?\s+(?P<y1>\d{4}))?"
+                   r"|(?P<m2>[A-Za-z]{3,9})\.?\s+(?:(?P<d2>\d{1,2})(?:st|nd|rd|th)?,?\s*)?(?P<y2>\d{4})?"
+                   r"|(?P<y3>\d{4})-(?P<m3>\d{2})-(?P<d3>\d{2})|(?P<y4>(?:1[89]|20)\d{2}))\b")
+#: the claim's word that orders two events, and the sign of (first event's date - second's) it asserts
+_ORDER = {"before": -1, "after": 1, "preceded": -1, "followed": 1}
+#: "named after", "modelled after": no order of events
+_NAMED = frozenset("named called modelled modeled patterned styled look looks looked looking".split())
+
+
+def dates(text: str) -> list[tuple[int, int, int]]:
+    """The dates of ``text`` as (year, month, day), 0 for a part it does not give ("March 2023": (2023, 3, 0))."""
+    out = []
+    for m in _DATE.finditer(text):
+        if m.group("y3"):
+            out.append((int(m.group("y3")), int(m.group("m3")), int(m.group("d3"))))
+            continue
+        if m.group("y4"):
+            out.append((int(m.group("y4")), 0, 0))
+            continue
+        month = (m.group("m1") or m.group("m2") or "").lower()
+        if month not in _MONTH_NUMBER or month == "may" and not (m.group("d1") or m.group("d2") or m.group("y2")):
+            continue
+        day, year = m.group("d1") or m.group("d2"), m.group("y1") or m.group("y2")
+        if day is None and year is None:
+            continue
+        out.append((int(year or 0), _MONTH_NUMBER[month], int(day or 0)))
+    return out
+
+
+def _order(a: tuple[int, int, int], b: tuple[int, int, int]) -> int:
+    """-1, 0 or 1: a before, unknown or equal, after b, reading the parts both dates give."""
+    for x, y in zip(a, b):
+        if not x or not y:
+            return 0
+        if x != y:
+            return -1 if x < y else 1
+    return 0
+
+
+def temporal(claim: str, cw, low: Sequence[str], index: ClauseIndex) -> Optional[TypedEdit]:
+    """A claim that orders two events ("the launch came before the recall") that the dates of the evidence order
+    the other way: each side's content words in a sentence with one date, two different sentences."""
+    at = next((k for k, w in enumerate(low) if w in _ORDER and not (k and low[k - 1] in _NAMED)), None)
+    if at is None or quantities(claim) or dates(claim):
+        return None  # "two days after", "after 2020": an amount or a date of the claim's own
+    sides = [{w for w in low[:at] if w not in STOPWORDS}, {w for w in low[at + 1:] if w not in STOPWORDS}]
+    found = []
+    for side in sides:
+        best = None
+        for si, sentence in enumerate(index.sentences):
+            ds = dates(sentence)
+            words = {w.lower() for w, _, _ in _edit_words(sentence)}
+            shared = sum(1 for w in side if any(x.startswith(w[:5]) for x in words))
+            if len(ds) == 1 and shared and (best is None or shared > best[0]):
+                best = (shared, si, ds[0])
+        if best is None:
+            return None
+        found.append(best)
+    (_, sa, da), (_, sb, db) = found
+    said = _order(da, db)
+    if sa == sb or said == 0 or said == _ORDER[low[at]]:
+        return None
+    return TypedEdit(Edit("comparison", cw[at][1], cw[at][2], cw[at][0], index.sentences[sa], sa), "contradicted",
+                     f"the claim says {cw[at][0]!r}, but the context dates them the other way: "
+                     f"{index.sentences[sa].strip()!r} / {index.sentences[sb].strip()!r}")

@@ -6,7 +6,9 @@
   "may", "might", "can", "is expected to", both ways; and what the clause says is planned ("plans to open") stated
   as done ("has opened"), or the other way round;
 - ``since``: the claim says something has not happened since a year ("has not been inspected since 2020") where the
-  clause has it happen later ("inspectors examined the bridge in March 2023").
+  clause has it happen later ("inspectors examined the bridge in March 2023");
+- ``absence``: the claim denies a thing or an act that a clause of another sentence states ("The hotel has no pool"
+  against "Guests can swim in the rooftop pool").
 
 Each returns an ``align.TypedEdit`` whose reason names the edit and whose ``sentence`` is the clause's."""
 
@@ -15,10 +17,12 @@ from __future__ import annotations
 import re
 from typing import Optional, Sequence
 
-from .align import RESTRICTION_COVER, TypedEdit, only_kept, _Clause, _content, _covered, _edit, _key, _subject
+from .align import (RESTRICTION_COVER, ClauseIndex, TypedEdit, _Clause, _content, _covered, _edit, _key, _subject,
+                    only_kept)
 from .edit_words import EDIT_COVER, _edit_words
 from .claims import negated
 from .edits import Edit
+from .lexicon import concrete
 from .quantities import quantities
 from .words import NEGATIONS, STOPWORDS
 
@@ -154,3 +158,56 @@ def since(claim: str, cw, low: Sequence[str], keys: frozenset[str], clause: _Cla
     edit = Edit("since", years[0].start, years[0].end, years[0].text, after.text, clause.sentence)
     return TypedEdit(edit, "contradicted", f"the claim says not since {years[0].text!r}; the context has it in "
                      f"{after.text!r}: {clause.text.strip()!r}")
+
+
+#: a negation that denies a thing exists ("has no pool", "without parking"): the thing alone must be in the context
+_EXISTENTIAL = frozenset("no without".split())
+#: words between "no" and the thing it denies ("no other group", "no new details")
+_QUALIFIERS = frozenset("specific other new further additional more significant clear direct such real known "
+                        "official".split())
+#: a claim about what the sources say or lack ("no mention of", "no information about") is no denial of the thing
+_META = frozenset("mention mentions mentioned information info details detail data evidence report reports "
+                  "passage passages source sources text document documents context answer".split())
+
+
+#: a clause with one of these does not state its act as a fact
+_HEDGES = frozenset("if unless could may might would denied denies deny refused refuses rejected rejects".split())
+
+
+def _has(clause: _Clause, word: str) -> bool:
+    """Whether ``clause`` writes ``word``, or a word of the same first five letters ("inspected", "inspection")."""
+    return _key(word) in clause.keys or len(word) >= 5 and any(x.startswith(word[:5]) for x in clause.words)
+
+
+def absence(claim: str, cw, low: Sequence[str], keys: frozenset[str], index: ClauseIndex) -> Optional[TypedEdit]:
+    """A claim that denies a thing or an act ("The hotel has no pool", "The shop does not sell stamps") where a
+    clause of the evidence, in any sentence, states it as a fact, without a negation, a condition or a modal ("Guests
+    can swim in the rooftop pool"): the thing after "no" or "without", or the verb after "not" and its object, are in
+    that clause. Claims about what the sources say ("no mention of ...") are not read."""
+    if not negated(claim) or "if" in low or "unless" in low or not _META.isdisjoint(low):
+        return None
+    at = next((k for k, w in enumerate(low) if w in NEGATIONS or w.endswith("n't")), None)
+    if at is None:
+        return None
+    after = [w for w in low[at + 1:at + 6] if w not in STOPWORDS and not w[0].isdigit() and len(w) > 2
+             and w not in _QUALIFIERS and w not in ("been", "yet", "longer", "anymore", "ever")]
+    if not after:
+        return None
+    if low[at] in _EXISTENTIAL:  # the noun run after "no": "no oil spill" denies an oil spill, not oil
+        run = [w for w in low[at + 1:at + 4] if w not in _QUALIFIERS]
+        need = [w for w in run[:next((k for k, w in enumerate(run) if w in STOPWORDS), len(run))][:2]]
+    else:
+        need = after[:2]
+    if not need:
+        return None
+    subject = _subject(low)
+    for clause in index.clauses:
+        if clause.negated or not _HEDGES.isdisjoint(clause.words):
+            continue
+        # a thing one can point at ("no pool"; not "no other group"), or an act and its object said of the same
+        # subject ("The shop does not sell stamps" against "The corner shop sells ... stamps")
+        if all(_has(clause, w) for w in need) and (concrete(need[-1]) or len(need) == 2 and subject in clause.keys):
+            edit = _edit("absence", claim, cw, at, at + 1, clause.text.strip(), clause.sentence)
+            return TypedEdit(edit, "contradicted", f"the claim denies {' '.join(need)!r} ({cw[at][0]!r}) where the "
+                             f"context states it: {clause.text.strip()!r}")
+    return None

@@ -1,7 +1,7 @@
 """The typed edits of a claim against an evidence text, in one call (``typed_edit``): the clause-level kinds of
 ``align`` (antonym, number, quantifier, requirement, polarity, roles, entity), of ``scope`` (restriction,
-modality, since) and of ``pairs`` (swap, comparison), and ``subject``: a short claim about something the evidence
-never names ("The museum runs guided tours on Fridays" against a café's menu and hours) is baseless.
+modality, since, absence) and of ``pairs`` (swap, comparison), and ``subject``: a short claim about something the
+evidence never names ("The museum runs guided tours on Fridays" against a café's menu and hours) is baseless.
 
 How often each kind fires on RAGTruth train, and how often on a gold hallucination:
 ``python3 -m training.experiments.one_edit_fires --typed`` (docs/results/typed_edits.md)."""
@@ -22,7 +22,7 @@ __all__ = ["KINDS", "TypedEdit", "fragment", "instruction", "typed_edit"]
 
 #: every kind ``typed_edit`` names
 KINDS = ("antonym", "number", "quantifier", "requirement", "polarity", "roles", "entity", "restriction", "modality",
-         "since", "swap", "comparison", "subject")
+         "since", "swap", "comparison", "absence", "subject")
 #: words that stand for something named before, or for no thing: never a claim's absent subject
 _ARTICLES = frozenset("the a an".split())
 _REFERS = frozenset("passage passages text document documents article context answer question source sources "
@@ -34,8 +34,8 @@ _REFERS = frozenset("passage passages text document documents article context an
 
 def typed_edit(claim: str, index: ClauseIndex) -> Optional[TypedEdit]:
     """The first typed edit between ``claim`` and the clause of ``index`` aligned to it (the one that shares most
-    of its content words, numbers aside), then a comparison against the amounts of the whole evidence, then an
-    absent subject; or None."""
+    of its content words, numbers aside), then a comparison against the amounts of the whole evidence, a denial
+    that any clause contradicts, an absent subject; or None."""
     cw = _edit_words(claim)
     if len(cw) < 3:
         return None
@@ -58,7 +58,9 @@ def typed_edit(claim: str, index: ClauseIndex) -> Optional[TypedEdit]:
                  or scope.since(claim, cw, low, keys, clause) or pairs.swap(claim, cw, low, clause, index))
         if found is not None:
             return found
-    return pairs.comparison(claim, cw, low, index) or subject(claim, cw, low, index)
+    return (pairs.comparison(claim, cw, low, index) or pairs.temporal(claim, cw, low, index)
+            or scope.absence(claim, cw, low, keys, index)
+            or subject(claim, cw, low, index))
 
 
 #: what follows an instruction's verb ("Fill in any ...", "Check the ...", "Add no ...", "Flip and cook ...")
