@@ -4,8 +4,8 @@
 from pathlib import Path
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
-ORDER = ["eval", "lexical", "local_judge", "shape", "typed_edits", "decomposer", "calibration", "verifier", "gate",
-         "llm", "hybrid", "ablation", "facets", "server", "engine", "consolidation", "generalization"]
+ORDER = ["eval", "lexical", "local_judge", "shape", "typed_edits", "meaning3", "decomposer", "calibration", "verifier",
+         "gate", "llm", "hybrid", "ablation", "facets", "server", "engine", "consolidation", "generalization"]
 
 
 def main() -> None:

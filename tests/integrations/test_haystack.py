@@ -58,7 +58,7 @@ def test_guard_in_a_pipeline_splits_grounded_and_hallucinated_replies(paper, pas
     assert out["ungrounded_replies"] == [paper["answer"]]
     audits = out["audits"]
     assert all(isinstance(a, AuditResult) for a in audits) and [a.hallucinated for a in audits] == [False, True]
-    assert audits[1].label == Label.BASELESS and audits[1].claims[-1].label == Label.BASELESS
+    assert audits[1].label == Label.CONTRADICTED and audits[1].claims[-1].label == Label.BASELESS
     assert sorted(audits[0].context.split("\n\n")) == sorted(passages)
     assert audits[0].question == paper["question"]
 

@@ -59,7 +59,7 @@ def test_runnable_after_a_retrieval_chain(paper, passages, clean_answer):
         assert isinstance(audit, AuditResult)
         assert out["answer"] == answer and audit.answer == answer
         assert audit.hallucinated is hallucinated
-        assert audit.label == (Label.BASELESS if hallucinated else Label.ENTAILED)
+        assert audit.label == (Label.CONTRADICTED if hallucinated else Label.ENTAILED)
         # the context is the retrieved documents, joined
         assert sorted(audit.context.split("\n\n")) == sorted(passages)
     assert [c.label for c in audit.claims][-1] == Label.BASELESS  # "The trial includes priority email support."

@@ -68,7 +68,7 @@ def test_evaluate_response_of_a_query_engine(evaluator, paper, passages, clean_a
 async def test_aevaluate_with_contexts(evaluator, paper):
     result = await evaluator.aevaluate(query=paper["question"], response=paper["answer"],
                                        contexts=[paper["context"]])
-    assert result.passing is False and result.metadata["audit"].label == Label.BASELESS
+    assert result.passing is False and result.metadata["audit"].label == Label.CONTRADICTED
 
 
 def test_evaluate_needs_contexts(evaluator):

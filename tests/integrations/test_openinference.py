@@ -159,7 +159,7 @@ def test_audit_traces_clean_and_hallucinated(traced):
     results = audit_traces(spans, judge="local")
     assert [r.id for r in results] == list(expected)
     assert [r.hallucinated for r in results] == [False, True]
-    assert results[1].label == Label.BASELESS and results[1].claims[-1].label == Label.BASELESS
+    assert results[1].label == Label.CONTRADICTED and results[1].claims[-1].label == Label.BASELESS
 
 
 def test_cli_audit_from_openinference(traced, tmp_path):
