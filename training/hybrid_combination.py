@@ -120,7 +120,8 @@ async def _refeature(args: argparse.Namespace) -> None:
     records = {r["id"]: r for r in [*ragtruth_records(10**6), *nli_records(args.nli)] if r["id"] in by_record}
     zero = Logistic(coef=tuple(0.0 for _ in FEATURES), intercept=0.0, threshold=0.5)
     backend = _Stored()
-    auditor = Auditor(judge=HybridJudge(LocalJudge(), backend, combination=Combination(zero, zero, "refeature", {})))
+    auditor = Auditor(judge=HybridJudge(LocalJudge(), backend, combination=Combination(zero, zero, "refeature", {}),
+                                        route_words=None, route_rules=False))  # every claim's features
     skipped = 0
     with Path(args.out).open("w") as f:
         for rid, old in by_record.items():
@@ -146,7 +147,8 @@ async def _collect(args: argparse.Namespace) -> None:
     zero = Logistic(coef=tuple(0.0 for _ in FEATURES), intercept=0.0, threshold=0.5)
     judge = HybridJudge(LocalJudge(), build_backend(Endpoint(base_url=args.base_url, model=args.model,
                                                              cache=False, timeout=600.0, concurrency=1)),
-                        combination=Combination(zero, zero, "collect", {}))
+                        combination=Combination(zero, zero, "collect", {}), route_words=None,
+                        route_rules=False)  # every claim is asked: routing is the judge's, not the data's
     auditor = Auditor(judge=judge)
     out = Path(args.out)
     done = {json.loads(line)["record"] for line in out.read_text().splitlines()} if out.exists() else set()

@@ -148,6 +148,9 @@ class Judgment(_Frozen):
     raw: Optional[str] = None
     prompt_version: Optional[str] = None
     spans: tuple[Span, ...] = ()  # the unsupported part of the claim, as offsets into ``Claim.text``; () = all of it
+    #: the rule that decided the label whatever the judge's model scored ("typed:quantifier", "edit:number",
+    #: "unseen", "copy", ...: the local judge's rules); None when its model decided
+    rule: Optional[str] = None
 
 
 class Evidence(_Frozen):

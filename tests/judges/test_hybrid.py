@@ -75,10 +75,12 @@ def test_local_judge_alone_misses_the_recombined_contradiction(local):
     assert [c.label for c in result.claims] == [Label.ENTAILED, Label.ENTAILED, Label.BASELESS, Label.ENTAILED]
 
 
-def test_every_claim_is_asked_one_token_with_the_document_first(serve, local):
+def test_the_claims_no_rule_decided_are_asked_one_token_with_the_document_first(serve, local):
+    """The first claim copies a context sentence and the third shares no word with it: the local judge's rules decide
+    them, and the model is asked about the other two, in answer order."""
     server = serve(model)
     result = audit(hybrid(server, local))
-    assert [claim_of(r.user) for r in server.requests] == [OPENS, CHILDREN, GARDEN, SEATS]  # in answer order
+    assert [claim_of(r.user) for r in server.requests] == [CHILDREN, SEATS]  # in answer order
     for req in server.requests:
         assert req.body["max_tokens"] == 1 and req.body["logprobs"] is True and req.body["top_logprobs"] == 20
         assert "response_format" not in req.body  # a grammar would distort the label probabilities
@@ -96,13 +98,32 @@ def test_every_claim_is_asked_one_token_with_the_document_first(serve, local):
     # evidence: context text, anchored; a baseless claim has none
     assert children.evidence and all(CONTEXT[e.start:e.end] == e.text for e in children.evidence)
     assert result.claims[2].evidence == ()
-    assert result.usage.calls == 4 and result.errors == ()
+    assert result.usage.calls == 2 and result.errors == ()
+    for routed, rule in ((result.claims[0], "copy"), (result.claims[2], "unseen")):
+        assert json.loads(routed.raw) == {"decided_by": "local", "why": f"its rule decided ({rule})"}
+        assert f"the local judge decides: its rule decided ({rule})" in routed.reason
+    assert json.loads(result.claims[3].raw)["decided_by"] == "both"
+
+
+def test_a_long_context_is_the_local_judges_alone(serve, local):
+    """Past ``route_words`` words the small model was measured worse than the local judge: it is not asked, and
+    every claim says so; with routing off, it is asked."""
+    long_context = CONTEXT + " " + " ".join(f"Room {i} on the third floor is for group study." for i in range(15))
+    record = {**RECORD, "context": long_context}
+    server = serve(model)
+    routed = audit(hybrid(server, local), record)
+    alone = audit(local, record)
+    assert server.requests == [] and routed.usage.calls == 0
+    assert [c.label for c in routed.claims] == [c.label for c in alone.claims]
+    assert all(json.loads(c.raw)["decided_by"] == "local" and "words (over 120)" in c.reason for c in routed.claims)
+    asked = audit(hybrid(server, local, route_words=None), record)
+    assert len(server.requests) == asked.usage.calls == 2
 
 
 def test_the_combination_may_clear_a_locally_flagged_claim(serve, local):
     """A claim the local judge finds baseless is cleared when the combination follows a model sure it is supported;
-    its evidence is then the context's nearest sentences. A claim no sentence speaks to (the garden) has no
-    evidence to show, so it is never entailed: unverified."""
+    its evidence is then the context's nearest sentences. A claim no sentence speaks to (the garden) is the local
+    judge's rule's: baseless, whatever the model would say."""
     record = {"id": "nearly", "context": CONTEXT, "answer": "The reading room has 40 seats and a cafe with a view of "
               "the harbour. " + GARDEN}
     alone = audit(local, record)
@@ -111,7 +132,8 @@ def test_the_combination_may_clear_a_locally_flagged_claim(serve, local):
     room, garden = audit(hybrid(server, local), record).claims
     assert room.label == Label.ENTAILED and room.evidence
     assert all(CONTEXT[e.start:e.end] == e.text for e in room.evidence)
-    assert garden.label == Label.UNVERIFIED and garden.evidence == ()
+    assert garden.label == Label.BASELESS and garden.evidence == ()
+    assert json.loads(garden.raw)["decided_by"] == "local"
 
 
 def test_a_local_contradiction_stays_contradicted(serve, local):
@@ -129,7 +151,9 @@ def test_a_floor_skips_the_claims_the_local_judge_clears(serve, local):
     floor = sorted(c.score for c in alone.claims)[1]
     server = serve(model)
     audit(hybrid(server, local, floor=floor))
-    assert [claim_of(r.user) for r in server.requests] == [c.text for c in alone.claims if c.score >= floor]
+    ruled = {OPENS, GARDEN}  # decided by the local judge's rules: never asked
+    assert [claim_of(r.user) for r in server.requests] == [c.text for c in alone.claims
+                                                            if c.score >= floor and c.text not in ruled]
 
 
 def test_a_server_without_logprobs_answers_in_one_word(serve, local):
@@ -147,7 +171,8 @@ def test_a_failing_model_keeps_the_local_verdicts_and_says_so(serve, local, repl
     alone = audit(local)
     assert [c.label for c in result.claims] == [c.label for c in alone.claims]  # nothing moved
     for claim in result.claims:
-        assert "LLM check failed, local verdict kept" in claim.reason
+        asked = claim.text not in (OPENS, GARDEN)  # the others are the local judge's rules'
+        assert ("LLM check failed, local verdict kept" in claim.reason) == asked
     kind = "judge" if reply == "Maybe." else "backend"  # a failed call is a failed LLM call of the run
     assert result.errors and all(e.kind == kind and "hybrid: the LLM check failed" in e.message
                                  for e in result.errors)
@@ -225,6 +250,8 @@ def test_cli_audit_with_the_hybrid_judge(serve, tmp_path: Path, monkeypatch):
                                     server.base_url, "--model", "fake-model", "--no-cache", "-q"])
     assert run.exit_code == 0, run.output
     (row,) = [json.loads(line) for line in out.read_text().splitlines()]
-    assert row["judge"] == "hybrid" and row["usage"]["calls"] == 4
-    assert all(math.isfinite(json.loads(c["raw"])["p_supported"]) for c in row["claims"])
+    assert row["judge"] == "hybrid" and row["usage"]["calls"] == 2
+    assert [json.loads(c["raw"])["decided_by"] for c in row["claims"]] == ["local", "both", "local", "both"]
+    assert all(math.isfinite(json.loads(c["raw"])["p_supported"]) for c in row["claims"]
+               if json.loads(c["raw"])["decided_by"] == "both")
     assert row["config"]["judge_fingerprint"]

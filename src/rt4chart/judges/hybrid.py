@@ -1,24 +1,29 @@
-"""``HybridJudge`` (``--judge hybrid``): the local judge labels every claim, a (small, local) LLM gives every claim
-a one-token verdict, and a fitted combination of the two decides.
+"""``HybridJudge`` (``--judge hybrid``): the local judge labels every claim, a (small, local) LLM gives a one-token
+verdict on the claims where it was measured better than the local judge, and a fitted combination of the two decides.
 
 How it decides one answer at global verification (local verification is the local judge's alone):
 
 1. The local judge labels every claim against the full context (its score, rules and evidence sentences).
-2. **One-token verdicts.** Every claim (``floor`` > 0 skips those the local judge scores under it) is asked, one
+2. **Routing: who decides.** The local verdict stands, and the model is not asked, where the local judge is the
+   better one: a context of more than ``route_words`` words (``ROUTE_MAX_WORDS``: RAGTruth's summaries, data-to-text
+   records and QA passages, 126 words and up, where the small model ranked below the local judge, docs/results/
+   hybrid.md), and a claim one of the local judge's rules decided (a typed edit, a one-edit copy, an unseen claim,
+   a verbatim copy: ``Judgment.rule``). Each claim's ``raw`` says who decided (``decided_by``: "local" or "both").
+3. **One-token verdicts.** Every other claim (``floor`` > 0 skips those the local judge scores under it) is asked, one
    request each: a short system prompt, the document (the full context; a context over ``MAX_DOCUMENT_WORDS`` is
    cut into chunks of W sentences with O overlap as in the paper, and the most supportive chunk counts), the claim
    last, then "Is the claim consistent with the document? ... Yes or No". One token is generated; P(supported) is
    read from its log-probabilities (``rt4chart.llm.yesno``). The claims of an answer are asked one after another,
    so a server's prefix cache evaluates the document once per answer.
-3. **Combination** (``rt4chart.judges.combine``): a logistic model over the LLM's P(supported), the local judge's
+4. **Combination** (``rt4chart.judges.combine``): a logistic model over the LLM's P(supported), the local judge's
    score and label, and the claim's and document's length gives the claim's risk; at or above its threshold the
    claim is hallucinated. It may turn a locally entailed claim hallucinated and a locally flagged one entailed.
-4. **Contradicted or baseless.** A hallucinated claim the local judge found contradicted stays contradicted;
+5. **Contradicted or baseless.** A hallucinated claim the local judge found contradicted stays contradicted;
    otherwise the combination's second model (the same features) decides between contradicted and baseless (why
    there is no second question: docs/results/hybrid.md).
-5. **Evidence**: for an entailed or contradicted claim, the local judge's evidence sentences, else the context
+6. **Evidence**: for an entailed or contradicted claim, the local judge's evidence sentences, else the context
    sentences that cover the claim best (exact context text); a baseless claim has none.
-6. **Never fail open.** A call that fails or a reply that is neither Yes nor No keeps the claim's local verdict;
+7. **Never fail open.** A call that fails or a reply that is neither Yes nor No keeps the claim's local verdict;
    its reason says so and the record's ``errors`` get a note (``meter.record_note``).
 """
 
@@ -38,12 +43,14 @@ from ..types import Claim, Judgment, Label, RecordError, Stage
 from .combine import Combination, features
 from .local import LocalJudge
 
-__all__ = ["HybridJudge", "HYBRID_PROMPT_VERSION", "MAX_DOCUMENT_WORDS"]
+__all__ = ["HybridJudge", "HYBRID_PROMPT_VERSION", "MAX_DOCUMENT_WORDS", "ROUTE_MAX_WORDS"]
 
 #: the version of the hybrid judge's prompt template (``hybrid_supports``)
 HYBRID_PROMPT_VERSION = "v4"
 #: a context longer than this (in words) is asked about chunk by chunk (W sentences, O overlap)
 MAX_DOCUMENT_WORDS = 2500
+#: a context longer than this (in words) is the local judge's alone (module docstring, step 2)
+ROUTE_MAX_WORDS = 120
 #: evidence sentences given to an entailed or contradicted claim that the local judge gave none
 EVIDENCE_SENTENCES = 2
 
@@ -53,22 +60,26 @@ class HybridJudge:
 
     ``local``: a ``LocalJudge``; ``backend``: any ``ChatBackend`` (``build_llm``'s, a local llama-server or an API);
     ``combination``: a fitted ``Combination`` (default: the shipped card); ``floor``: claims the local judge scores
-    under it keep their verdict without a call (0: every claim is asked); ``window``/``overlap``: the chunks of a
-    long context."""
+    under it keep their verdict without a call (0: every claim is asked); ``route_words``: contexts longer than this
+    many words are the local judge's alone (None: the model is asked on any context); ``route_rules``: claims the
+    local judge's rules decided are its alone (False: the model is asked about them too, as the combination's
+    training collects every claim); ``window``/``overlap``: the chunks of a long context."""
 
     name = "hybrid"
     #: records audited at once when the server's slots are known (``make_judge`` sets it), else None
     records_in_flight: Optional[int] = None
 
     def __init__(self, local: LocalJudge, backend: ChatBackend, *, combination: Optional[Combination] = None,
-                 floor: float = 0.0, window: int = 25, overlap: int = 10,
-                 version: str = HYBRID_PROMPT_VERSION) -> None:
+                 floor: float = 0.0, route_words: Optional[int] = ROUTE_MAX_WORDS, route_rules: bool = True,
+                 window: int = 25, overlap: int = 10, version: str = HYBRID_PROMPT_VERSION) -> None:
         if not 0.0 <= floor <= 1.0:
             raise ConfigError(f"floor must be in [0, 1], got {floor!r}")
         self.local = local
         self.backend = backend
         self.combination = combination or Combination.load()
         self.floor = floor
+        self.route_words = route_words
+        self.route_rules = route_rules
         self.window, self.overlap = window, overlap
         self.supports: Prompt = load_prompt("hybrid_supports", version)
 
@@ -76,7 +87,9 @@ class HybridJudge:
     def version(self) -> str:
         """The local models, the prompts and the combination; part of the judge fingerprint."""
         return (f"{self.local.version}+{self.supports.id}+combination@{self.combination.version}"
-                + (f"+floor={self.floor:g}" if self.floor else ""))
+                + (f"+floor={self.floor:g}" if self.floor else "")
+                + (f"+route={self.route_words}" if self.route_words is not None else "")
+                + ("" if self.route_rules else "+rules-asked"))
 
     @property
     def threshold(self) -> float:
@@ -97,11 +110,17 @@ class HybridJudge:
                                        local_labels=local_labels, hints=hints)
         if stage != "global" or not claims:
             return local
+        words = len(evidence.split())
+        if self.route_words is not None and words > self.route_words:
+            return [_local_decides(j, f"a context of {words} words (over {self.route_words})") for j in local]
         nearest = await asyncio.to_thread(self.local.nearest, claims, evidence, question)
         texts = self.local.evidence(evidence).index.texts
         documents = self._documents(evidence)
         out = list(local)
         for i, (claim, judgment) in enumerate(zip(claims, local)):  # in sequence: the document stays cached
+            if judgment.rule is not None and self.route_rules:
+                out[i] = _local_decides(judgment, f"its rule decided ({judgment.rule})")
+                continue
             if judgment.score is not None and judgment.score < self.floor:
                 continue
             near = tuple(texts[s] for s in nearest[i][:EVIDENCE_SENTENCES])
@@ -133,7 +152,7 @@ class HybridJudge:
         p_yes, document = best
         values = features(p_yes, local, claim.text, document)
         risk = self.combination.hallucinated(values)
-        raw: dict[str, object] = {"p_supported": round(p_yes, 4), "risk": round(risk, 4),
+        raw: dict[str, object] = {"decided_by": "both", "p_supported": round(p_yes, 4), "risk": round(risk, 4),
                                   "features": [round(v, 4) for v in values]}
         note = f"LLM P(supported)={p_yes:.2f}, combined risk {risk:.2f}"
         if risk < self.combination.threshold:
@@ -158,6 +177,12 @@ class HybridJudge:
         close = getattr(self.backend, "aclose", None)
         if close is not None:
             await close()
+
+
+def _local_decides(local: Judgment, why: str) -> Judgment:
+    """A claim the model is not asked about (routing): its local judgment, saying who decided and why."""
+    return local.model_copy(update={"raw": json.dumps({"decided_by": "local", "why": why}),
+                                    "reason": f"{local.reason}; the local judge decides: {why}"[:600]})
 
 
 def _kept(local: Judgment, answer: Answer) -> Judgment:

@@ -259,7 +259,7 @@ class LocalJudge:
                 out.append(Judgment(label=Label.BASELESS, score=round(max(q, threshold), 4),
                                     prompt_version=version, spans=word_spans(rows_i, wp, word_threshold),
                                     reason=f"none of the claim's content words occurs in the evidence "
-                                    f"(model P(hallucinated)={q:.2f})"))
+                                    f"(model P(hallucinated)={q:.2f})", rule="unseen"))
                 continue
             # a number "missing" from the evidence that it writes otherwise ("48 hours" for "two days") is no swap
             same_amount = rows_i.rule == "number-conflict" and holds(claim.text, texts)
@@ -274,7 +274,7 @@ class LocalJudge:
                 q = max(q, threshold)
                 out.append(Judgment(label=Label.CONTRADICTED, evidence=(texts[edit.sentence],), score=round(q, 4),
                                     spans=(Span(start=edit.start, end=edit.end),), prompt_version=version,
-                                    reason=f"P(hallucinated)={q:.2f}: {edit.describe()}"))
+                                    reason=f"P(hallucinated)={q:.2f}: {edit.describe()}", rule=f"edit:{edit.kind}"))
                 continue
             typed = None if copied else R.typed(claim.text, ev, rows_i.rule, len(claims))
             if typed is not None:  # a typed edit against the aligned clause: flagged, the reason names it
@@ -283,13 +283,14 @@ class LocalJudge:
                 quote = (texts[typed.edit.sentence],) if label != Label.BASELESS and typed.edit.sentence >= 0 else ()
                 out.append(Judgment(label=label, evidence=quote,
                                     score=round(q, 4), spans=(Span(start=typed.edit.start, end=typed.edit.end),),
-                                    prompt_version=version, reason=f"P(hallucinated)={q:.2f}: {typed.reason}"))
+                                    prompt_version=version, reason=f"P(hallucinated)={q:.2f}: {typed.reason}",
+                                    rule=f"typed:{typed.edit.kind}"))
                 continue
             if q < threshold and R.short_unseen(claim.text, rows_i.rule, ev, len(claims)):
                 out.append(Judgment(label=Label.BASELESS, score=round(threshold, 4), prompt_version=version,
                                     spans=word_spans(rows_i, wp, word_threshold),
                                     reason=f"none of the claim's content words occurs in the evidence "
-                                    f"(model P(hallucinated)={q:.2f})"))
+                                    f"(model P(hallucinated)={q:.2f})", rule="unseen"))
                 continue
             if q >= threshold:
                 spans = word_spans(rows_i, wp, word_threshold)
@@ -299,7 +300,7 @@ class LocalJudge:
                         "the claim has the opposite negation of"
                     out.append(Judgment(label=Label.CONTRADICTED, evidence=(quote,), score=round(q, 4), spans=spans,
                                         reason=f"P(hallucinated)={q:.2f}: {why} the closest evidence sentence",
-                                        prompt_version=version))
+                                        prompt_version=version, rule=rows_i.rule if forced else None))
                 else:
                     # the likeliest words the evidence lacks (a word the model flags but the evidence has, or a
                     # stop word, is not "unsupported", whatever its probability)
@@ -316,7 +317,7 @@ class LocalJudge:
                                 reason=f"P(hallucinated)={q:.2f} < {threshold:.2f}"
                                 + ("; the evidence holds the claim word for word" if copied else "")
                                 + ("" if quotes else "; nothing in the claim to check against the evidence"),
-                                prompt_version=version))
+                                prompt_version=version, rule="copy" if copied else None))
         return out
 
     async def judge(
