@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
-"""Offline judges on the everyday set (``benchmarks.everyday_cases``): measured, never tuned to.
+"""Judges on the everyday set (``benchmarks.everyday_cases``): measured, never tuned to.
 
     python3 -m benchmarks.everyday --judges local,lexical [--set everyday|meaning3] [-o DIR]
+    python3 -m benchmarks.everyday --judges local,hybrid --base-url http://127.0.0.1:8098/v1 --model judge
 
 Every record is audited alone (one at a time) through ``rt4chart.Auditor``; ``run(judge, records)`` takes a judge
 name or any Judge object (the hybrid judge, say). Prints a markdown table per judge: answer labels right (exact),
 claim labels right (on the records whose claim count is the expected one), the share of faithful records (expected
 entailed) judged entailed, accuracy per kind and the median milliseconds per record; with ``-o DIR`` the per-record
 rows go to ``DIR/everyday-<judge>.jsonl`` and the tables to ``DIR/everyday.md``. ``--set meaning3`` reads the
-round-3 set instead (``benchmarks.meaning3_cases``, issue 52: its six kinds in the per-kind table), written to
-``DIR/meaning3-<judge>.jsonl`` and ``DIR/meaning3.md``.
+fresh meaning set instead (``benchmarks.meaning3_cases``: its six kinds in the per-kind table), written to
+``DIR/meaning3-<judge>.jsonl`` and ``DIR/meaning3.md``. ``--base-url`` and ``--model`` point the llm and hybrid
+judges at a model server (no response cache).
 """
 
 from __future__ import annotations
@@ -100,9 +102,11 @@ def render(name: str, s: dict) -> str:
 
 def main(argv: Optional[list[str]] = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--judges", default="local,lexical", help="comma-separated offline judge names")
+    ap.add_argument("--judges", default="local,lexical", help="comma-separated judge names")
     ap.add_argument("--set", default="everyday", choices=sorted(SETS),
-                    help="which set: the everyday set (default) or issue 52's round-3 set")
+                    help="which set: the everyday set (default) or the fresh meaning set (meaning3)")
+    ap.add_argument("--base-url", default=None, help="the model server of the llm and hybrid judges")
+    ap.add_argument("--model", default=None, help="the model name of the llm and hybrid judges")
     ap.add_argument("-o", "--out", default=None, help="a folder for <set>-<judge>.jsonl and <set>.md")
     args = ap.parse_args(argv)
     out = Path(args.out) if args.out else None
@@ -110,8 +114,9 @@ def main(argv: Optional[list[str]] = None) -> None:
         out.mkdir(parents=True, exist_ok=True)
     records, kinds = SETS[args.set]
     tables = []
+    model = {"base_url": args.base_url, "model": args.model, "cache": False} if args.base_url else {}
     for judge in args.judges.split(","):
-        rows = run(judge, records)
+        rows = run(judge, records, **(model if judge in ("llm", "hybrid") else {}))
         if out:
             (out / f"{args.set}-{judge}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
         tables.append(render(judge, summarize(rows, kinds)))

@@ -236,7 +236,11 @@ def test_first_hour_ray_engine_says_input_mistakes_once_for_the_whole_input(tmp_
     result = CliRunner().invoke(main, ["audit", str(csv), "-o", str(out), "--engine", "ray", "--judge", "lexical",
                                        "-q"])
     text = " ".join(result.output.split())
-    assert result.exit_code == 2 and text.count("error:") == 1, result.output
+    # one error of rt4chart's (a line of its own that opens with "error:"); Ray's driver may print a line of its own
+    # about an earlier test's killed worker into the same stream at any time ("(raylet) ... system error: ..."),
+    # which is Ray's, not rt4chart's message
+    assert result.exit_code == 2 and [line.startswith("error:") for line in result.output.splitlines()].count(True) \
+        == 1, result.output
     assert "the columns 'context' and 'answer' (columns found: id, passage, response)" in text
     assert "--context-field and --answer-field" in text and not out.exists()
     empty = tmp_path / "empty.jsonl"
