@@ -11,7 +11,7 @@ from typing import Any, Callable, Optional
 import click
 
 from ..io import FieldMap
-from ..judges.registry import JUDGES
+from ..judges.registry import JUDGES, judge_help
 
 #: the commands' exit codes: 0 done; 1 some records failed (their error records are in the output); 2 usage or
 #: input error; ``diff`` adds 3 (a ``--fail-on`` rule tripped)
@@ -44,12 +44,6 @@ def judge_options(f: Any, *, audit_settings: bool = True) -> Any:
     values the command receives into the options of ``rt4chart.judges.registry.build_auditor``. Without
     ``audit_settings`` the options named in ``AUDIT_SETTINGS`` are left out."""
     opts = [
-        click.option("--judge", "judge_name",
-                     type=click.Choice(JUDGES),
-                     default="auto", show_default=True, help="auto = LLM if --base-url/--model or RT4CHART_BASE_URL "
-                     "is set, else the trained offline judge if installed, else lexical; hybrid = the offline judge "
-                     "and one-token verdicts of the LLM of --gguf or --base-url/--model on every claim, combined "
-                     "(auto picks it with --gguf)."),
         click.option("--window", "-W", type=int, default=25, show_default=True, help="chunk size W in sentences"),
         click.option("--overlap", "-O", type=int, default=10, show_default=True, help="chunk overlap O (< W)"),
         click.option("--no-global", is_flag=True, help="skip global verification (local labels are final)"),
@@ -95,6 +89,10 @@ def judge_options(f: Any, *, audit_settings: bool = True) -> Any:
     ]
     if not audit_settings:
         opts = [opt for opt in opts if _option_name(opt) not in AUDIT_SETTINGS]
+    # the judges and the flags of each one's own options, from the registry (rt4chart.judges.registry.JUDGE_TABLE)
+    flags = dict(_option_flag(opt) for opt in opts)
+    opts.insert(0, click.option("--judge", "judge_name", type=click.Choice(JUDGES), default="auto",
+                                show_default=True, help=judge_help(flags)))
     for opt in reversed(opts):
         f = opt(f)
     return f
@@ -102,7 +100,13 @@ def judge_options(f: Any, *, audit_settings: bool = True) -> Any:
 
 def _option_name(decorator: Any) -> str:
     """The parameter name of a ``click.option`` decorator (applied to a throwaway function)."""
-    return decorator(lambda: None).__click_params__[-1].name
+    return _option_flag(decorator)[0]
+
+
+def _option_flag(decorator: Any) -> tuple[str, str]:
+    """``(parameter name, long flag)`` of a ``click.option`` decorator (applied to a throwaway function)."""
+    param = decorator(lambda: None).__click_params__[-1]
+    return param.name, max(param.opts, key=len)
 
 
 def auditor_options(judge_kw: dict[str, Any], env_options: dict[str, Any]) -> dict[str, Any]:

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 HYBRID_LOCAL_TIMEOUT = 600.0
 
 Built = tuple[Judge, Optional[Decomposer]]
+#: the metadata key of an option dataclass field that a judge which does not read it ignores instead of refusing
+SHARED = "rt4chart.shared"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -54,7 +56,8 @@ class LocalOptions:
     threshold: Optional[float] = None
     no_tagger: bool = False
     model_dir: Optional[Union[str, Path]] = None
-    threads: Optional[int] = None
+    #: a resource, not a choice: the Ray engine sets it for every named judge, and another judge ignores it
+    threads: Optional[int] = dataclasses.field(default=None, metadata={SHARED: True})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,10 +81,20 @@ class JudgeEntry:
     build: Callable[..., Built]
     #: reaches a model: takes ``backend`` and ``limiter``
     chats: bool = False
+    #: what the judge does, in a few words: ``rt4chart audit --help`` and the server's OpenAPI schema show it
+    help: str = ""
 
     @property
     def fields(self) -> frozenset[str]:
         return frozenset(f.name for cls in self.options for f in dataclasses.fields(cls))
+
+    @property
+    def own_fields(self) -> tuple[str, ...]:
+        """The fields that configure this judge only, in declaration order: those of its option dataclasses but
+        the ``Endpoint`` (shared by the judges that reach a model) and fields marked ``SHARED``. Another judge
+        given one of them refuses it."""
+        return tuple(f.name for cls in self.options if cls is not Endpoint for f in dataclasses.fields(cls)
+                     if not f.metadata.get(SHARED))
 
 
 def _lexical(options: LexicalOptions, **_: Any) -> Built:
@@ -128,13 +141,21 @@ def _hybrid(endpoint: Endpoint, options: HybridOptions, *, backend: "Optional[Ch
 
 #: the judges by name: the one table the CLI's and the server's choices and the refusal of foreign options come from
 JUDGE_TABLE: dict[str, JudgeEntry] = {
-    "lexical": JudgeEntry((LexicalOptions,), _lexical),
-    "local": JudgeEntry((LocalOptions,), _local),
-    "llm": JudgeEntry((Endpoint, LLMJudgeOptions), _llm, chats=True),
-    "hybrid": JudgeEntry((Endpoint, HybridOptions), _hybrid, chats=True),
+    "lexical": JudgeEntry((LexicalOptions,), _lexical,
+                          help="the share of a claim's content words a context chunk holds (offline, no model)"),
+    "local": JudgeEntry((LocalOptions,), _local, help="the trained offline judge"),
+    "llm": JudgeEntry((Endpoint, LLMJudgeOptions), _llm, chats=True,
+                      help="an LLM's verdict on each claim (an OpenAI-compatible --base-url/--model)"),
+    "hybrid": JudgeEntry((Endpoint, HybridOptions), _hybrid, chats=True,
+                         help="the offline judge and one-token verdicts of the LLM of --gguf or --base-url/--model "
+                         "on every claim, combined (auto picks it with --gguf)"),
 }
-#: the judge names, the one list the command line (audit, eval, calibrate, serve, diagnose) and the server offer
+#: the judge names, the one list the command line (audit, eval, calibrate, serve, diagnose) and the server offer;
+#: taken from ``JUDGE_TABLE`` at import (``make_judge`` reads the table itself, so a judge added later is built too)
 JUDGES = ("auto", *JUDGE_TABLE)
+#: what ``auto`` picks
+AUTO_HELP = ("auto = LLM if --base-url/--model or RT4CHART_BASE_URL is set, else the trained offline judge if "
+             "installed, else lexical")
 #: options that are objects rather than values (``JudgeEntry``)
 _OBJECTS = frozenset({"backend", "limiter"})
 
@@ -175,10 +196,23 @@ OWNED_OPTIONS = (
 )
 
 
+def judge_help(flags: Optional[Mapping[str, str]] = None) -> str:
+    """The judges in words, from ``JUDGE_TABLE``: ``AUTO_HELP``, then each judge's ``help`` and its own options
+    (``JudgeEntry.own_fields``) spelled as ``flags`` spells them (option name -> flag; options without a flag
+    left out; None: the option names)."""
+    parts = [AUTO_HELP]
+    for name, entry in JUDGE_TABLE.items():
+        own = [flags[key] if flags is not None else key for key in entry.own_fields
+               if flags is None or key in flags]
+        text = f"{name} = {entry.help}" if entry.help else name
+        parts.append(f"{text} [{', '.join(own)}]" if own else text)
+    return "; ".join(parts) + "."
+
+
 def refuse_foreign_options(name: str, options: Mapping[str, Any]) -> None:
-    """Raise ``ConfigError`` for an option no judge reads, and for the first group of ``OWNED_OPTIONS`` given to
-    judge ``name``, which does not read it: an option the chosen judge does not read is a mistake to report, not to
-    ignore."""
+    """Raise ``ConfigError`` for an option no judge reads, for the first group of ``OWNED_OPTIONS`` given to judge
+    ``name``, which does not read it, and for any other option of another judge's own (``JudgeEntry.own_fields``):
+    an option the chosen judge does not read is a mistake to report, not to ignore."""
     known = _OBJECTS.union(*(entry.fields for entry in JUDGE_TABLE.values()))
     unknown = sorted(k for k, v in options.items() if k not in known and v is not None)
     if unknown:
@@ -191,6 +225,13 @@ def refuse_foreign_options(name: str, options: Mapping[str, Any]) -> None:
             raise ConfigError(owned.says.format(flags=" and ".join(flag for flag, _ in given), name=name,
                                                 verb="configures" if len(given) == 1 else "configure",
                                                 value=given[0][1]))
+    fields = JUDGE_TABLE[name].fields
+    for key, value in options.items():
+        if key in fields or value is None or value is False:
+            continue
+        readers = [other for other, entry in JUDGE_TABLE.items() if key in entry.own_fields]
+        if readers:
+            raise ConfigError(f"{key} configures the {' and '.join(readers)} judge, but the judge here is {name}")
 
 
 def local_judge_available() -> bool:
@@ -215,8 +256,8 @@ def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
     instead of the one the endpoint describes (the cost estimate's, which calls no model); ``limiter``: a request
     pacer shared with other processes (``rt4chart.llm.backend.Limiter``; the Ray engine's).
     """
-    if name not in JUDGES:
-        raise ConfigError(f"unknown judge {name!r}; choose one of {', '.join(JUDGES)}")
+    if name != "auto" and name not in JUDGE_TABLE:
+        raise ConfigError(f"unknown judge {name!r}; choose one of {', '.join(('auto', *JUDGE_TABLE))}")
     given = {k: v for k, v in options.items() if v is not None}
     if name == "auto":
         if given.get("base_url") or given.get("model"):

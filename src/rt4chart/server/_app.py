@@ -21,7 +21,16 @@ from ..types import AuditResult, Record, RecordError
 from . import _errors
 from ._errors import ApiError
 from ._limits import BodySizeLimit, JsonBody
-from ._models import AuditBatchResult, AuditRecord, ErrorBody, Health, SafeJSONResponse, TriageResult, request_models
+from ._models import (
+    AuditBatchResult,
+    AuditRecord,
+    ErrorBody,
+    Health,
+    SafeJSONResponse,
+    TriageResult,
+    judge_schemas,
+    request_models,
+)
 from ._page import web_page
 from ._settings import ServerSettings
 
@@ -79,6 +88,21 @@ def build_auditor(settings: ServerSettings) -> Any:
                         global_verification=settings.global_verification, concurrency=settings.concurrency,
                         calibration=settings.calibration, **({} if settings.tagger else {"no_tagger": True}),
                         **{k: v for k, v in llm.items() if v is not None})
+
+
+def publish_judges(app: FastAPI) -> None:
+    """Add the judges and their options (``_models.judge_schemas``, from the registry) to the app's OpenAPI
+    schema."""
+    schema_of = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        schema = schema_of()
+        schemas = schema.setdefault("components", {}).setdefault("schemas", {})
+        for name, value in judge_schemas().items():
+            schemas.setdefault(name, value)
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 async def _close(obj: Any) -> None:
@@ -141,8 +165,11 @@ def create_app(
 
     app = FastAPI(
         title="rt4chart", version=__version__, lifespan=lifespan, default_response_class=SafeJSONResponse,
-        description="Claim-level, evidence-grounded hallucination auditing of RAG answers (RT4CHART).",
+        description="Claim-level, evidence-grounded hallucination auditing of RAG answers (RT4CHART). The judge is "
+        "chosen when the server starts (`rt4chart serve --judge`): the schemas JudgeName and JudgeOptions list the "
+        "judges and the options each reads.",
     )
+    publish_judges(app)
     app.state.gate = app.state.gate_task = None
     app.state.auditor = auditor  # an injected auditor serves at once, even where the lifespan does not run
     app.state.settings = settings

@@ -14,6 +14,7 @@ from pydantic import (
     Field,
     RootModel,
     Tag,
+    TypeAdapter,
 )
 
 from ..types import AuditResult, RecordError
@@ -79,6 +80,28 @@ def request_models(max_records: int) -> tuple[type[BaseModel], type[BaseModel]]:
         records: list[AuditRecord] = records_field
 
     return AuditBody, TriageRequest
+
+
+def judge_schemas() -> dict[str, dict[str, Any]]:
+    """The OpenAPI components that name the judges, from ``rt4chart.judges.registry``: ``JudgeName`` (the names the
+    server may be started with, ``rt4chart serve --judge``) and ``JudgeOptions`` (each judge's options: the fields
+    of its option dataclasses, which ``ServerSettings``, the command line and Python set)."""
+    from ..judges.registry import JUDGE_TABLE, JUDGES, judge_help
+
+    judges: dict[str, Any] = {}
+    for name, entry in JUDGE_TABLE.items():
+        properties: dict[str, Any] = {}
+        for cls in entry.options:
+            schema = TypeAdapter(cls).json_schema(mode="serialization")
+            for key, prop in schema.get("properties", {}).items():
+                properties[key] = {k: v for k, v in prop.items() if k != "title"}
+        judges[name] = {"type": "object", "title": f"{name} judge options", "description": entry.help or name,
+                        "properties": properties, "additionalProperties": False}
+    return {
+        "JudgeName": {"type": "string", "enum": list(JUDGES), "description": judge_help()},
+        "JudgeOptions": {"type": "object", "description": "The options each judge reads (by name).",
+                         "properties": judges, "additionalProperties": False},
+    }
 
 
 class RecordFailure(BaseModel):
