@@ -112,9 +112,14 @@ def fit(path: Path, card_path: Optional[Path], *, version: str) -> dict[str, Any
         "fitted_on": {"rows": len(rows), "sources": {s: v["rows"] for s, v in by_source.items()},
                       "rows_file": path.name, "llm": "Qwen2.5-Coder-1.5B-Instruct Q4_K_M (llama.cpp server)",
                       "prompt": "hybrid_supports.v4",
-                      "data": "RAGTruth train, validation slice (splits.validation_records); NLI sets allowed "
-                              "for training (snli dev, cad_snli, conjnli, taxinli mnli_train, fever_nli_dev)"},
-        "threshold_rule": "maximises the mean of RAGTruth answer F1 and NLI entailed-vs-not accuracy, out of fold",
+                      "data": "; ".join(
+                          (["RAGTruth train, validation slice (splits.validation_records)"]
+                           if any(s.startswith("ragtruth") for s in by_source) else [])
+                          + (["NLI sets allowed for training (snli dev, cad_snli, conjnli, taxinli mnli_train, "
+                              "fever_nli_dev)"] if any(not s.startswith("ragtruth") for s in by_source) else []))},
+        "threshold_rule": ("maximises the mean of RAGTruth answer F1 and NLI entailed-vs-not accuracy, out of fold"
+                           if any(s.startswith("ragtruth") for s in by_source) else
+                           "maximises NLI entailed-vs-not accuracy (the mean over sets), out of fold"),
         "metrics": metrics,
     }
     if card_path is None:
