@@ -71,11 +71,16 @@ def load_set(name: str, per_set: Optional[int], seed: int) -> list[EvalRecord]:
     return [records[i] for i in keep]
 
 
+#: the model server of the llm and hybrid judges (``--base-url``, ``--model``)
+MODEL: dict = {}
+
+
 def judge_scores(judge: str, name: str, records: Sequence[EvalRecord], out: Path) -> dict:
     """Audit ``records`` with ``judge`` (resuming ``out/<judge>/<name>/results.jsonl``): scores, decisions, time."""
     folder = out / judge / name
     t0 = time.perf_counter()
-    results, _ = run(records, build_auditor(judge, concurrency=1), folder, resume=True)
+    options = MODEL if judge in ("llm", "hybrid") else {}
+    results, _ = run(records, build_auditor(judge, concurrency=1, **options), folder, resume=True)
     seconds = time.perf_counter() - t0
     preds, errors = read_predictions(results, audit_results=True)
     missing = [r.id for r in records if r.id not in preds]
@@ -150,12 +155,16 @@ def _commit() -> str:
 
 def main(argv: Optional[list[str]] = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--judges", default="local,lexical", help="comma-separated offline judge names")
+    ap.add_argument("--judges", default="local,lexical", help="comma-separated judge names")
+    ap.add_argument("--base-url", default=None, help="the model server of the llm and hybrid judges")
+    ap.add_argument("--model", default=None, help="the model name of the llm and hybrid judges")
     ap.add_argument("--sets", default=",".join(SETS), help="comma-separated: " + ", ".join(SETS))
     ap.add_argument("--per-set", type=int, default=500, help="seeded sample size per set (0: every record)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("-o", "--out", default="runs/generalization", help="results (resumable), table and JSON")
     args = ap.parse_args(argv)
+    if args.base_url:
+        MODEL.update(base_url=args.base_url, model=args.model, cache=False)
     judges = [j for j in args.judges.split(",") if j]
     sets = [s for s in args.sets.split(",") if s]
     unknown = [s for s in sets if s not in SETS]
