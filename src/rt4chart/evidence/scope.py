@@ -34,7 +34,7 @@ _RESTRICTS = frozenset("only who whose if provided providing unless except exclu
 #: words that open a restriction after a noun ("tenants who pay ...", "users with a Pro plan")
 _AFTER_NOUN = frozenset("who whose that if provided when with".split())
 #: certain: the claim states it as sure
-_SURE = frozenset("will always must guaranteed guarantee guarantees guarantees certainly definitely surely shall "
+_SURE = frozenset("will always must guaranteed guarantee guarantees certainly definitely surely shall "
                   "never".split())
 #: uncertain or permitted: the statement may hold
 _UNSURE = frozenset("may might could can possibly perhaps likely unlikely expected expects expect probably "

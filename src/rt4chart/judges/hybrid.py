@@ -5,9 +5,8 @@ How it decides one answer at global verification (local verification is the loca
 
 1. The local judge labels every claim against the full context (its score, rules and evidence sentences).
 2. **Routing: who decides.** The local verdict stands, and the model is not asked, where the local judge is the
-   better one: a context of more than ``route_words`` words (``ROUTE_MAX_WORDS``: RAGTruth's summaries, data-to-text
-   records and QA passages, 126 words and up, where the small model ranked below the local judge, docs/results/
-   hybrid.md), and a claim one of the local judge's rules decided (a typed edit, a one-edit copy, an unseen claim,
+   better one (why: docs/results/hybrid.md): a context of more than ``route_words`` words (``ROUTE_MAX_WORDS``),
+   and a claim one of the local judge's rules decided (a typed edit, a one-edit copy, an unseen claim,
    a verbatim copy: ``Judgment.rule``). Each claim's ``raw`` says who decided (``decided_by``: "local" or "both").
 3. **One-token verdicts.** Every other claim (``floor`` > 0 skips those the local judge scores under it) is asked, one
    request each: a short system prompt, the document (the full context; a context over ``MAX_DOCUMENT_WORDS`` is
