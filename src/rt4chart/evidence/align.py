@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional, Sequence
+from typing import Iterable, Optional, Sequence
 
 from .claims import negated
 from .edit_words import _CONDITIONS, CONTRASTS, EDIT_COVER, _edit_words, _is_name
@@ -77,6 +77,16 @@ class _Clause:
 
 def _key(word: str) -> str:
     return stem(word.lower())
+
+
+#: letters two words must share at their start to be read as forms of one word ("inspected", "inspectors")
+SAME_START = 5
+
+
+def same_start(word: str, words: Iterable[str]) -> bool:
+    """Whether one of ``words`` begins with ``word``'s first ``SAME_START`` letters (all of them when shorter)."""
+    head = word[:SAME_START]
+    return any(x.startswith(head) for x in words)
 
 
 def _content(words: Sequence[str]) -> list[str]:

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from .align import ClauseIndex, TypedEdit, _Clause
+from .align import ClauseIndex, TypedEdit, _Clause, same_start
 from .edit_words import _edit_words, _is_name
 from .edits import Edit
 from .quantities import _MONTHS, Quantity, quantities
@@ -206,7 +206,7 @@ def temporal(claim: str, cw, low: Sequence[str], index: ClauseIndex) -> Optional
         for si, sentence in enumerate(index.sentences):
             ds = dates(sentence)
             words = {w.lower() for w, _, _ in _edit_words(sentence)}
-            shared = sum(1 for w in side if any(x.startswith(w[:5]) for x in words))
+            shared = sum(1 for w in side if same_start(w, words))
             if len(ds) == 1 and shared and (best is None or shared > best[0]):
                 best = (shared, si, ds[0])
         if best is None:

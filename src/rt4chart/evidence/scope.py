@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from typing import Optional, Sequence
 
-from .align import (RESTRICTION_COVER, ClauseIndex, TypedEdit, _Clause, _content, _covered, _edit, _key, _subject,
-                    only_kept)
+from .align import (RESTRICTION_COVER, SAME_START, ClauseIndex, TypedEdit, _Clause, _content, _covered, _edit, _key,
+                    _subject, only_kept, same_start)
 from .edit_words import EDIT_COVER, _edit_words
 from .claims import negated
 from .edits import Edit
@@ -150,7 +150,7 @@ def since(claim: str, cw, low: Sequence[str], keys: frozenset[str], clause: _Cla
     subject = _subject(low)
     if subject is None or subject not in clause.keys:
         return None
-    if not any(x.startswith(verb[:5]) for x in _content(clause.words)):
+    if not same_start(verb, _content(clause.words)):
         return None
     after = next((q for q in later if q.value > years[0].value), None)
     if after is None:
@@ -176,7 +176,7 @@ _HEDGES = frozenset("if unless could may might would denied denies deny refused 
 
 def _has(clause: _Clause, word: str) -> bool:
     """Whether ``clause`` writes ``word``, or a word of the same first five letters ("inspected", "inspection")."""
-    return _key(word) in clause.keys or len(word) >= 5 and any(x.startswith(word[:5]) for x in clause.words)
+    return _key(word) in clause.keys or len(word) >= SAME_START and same_start(word, clause.words)
 
 
 def absence(claim: str, cw, low: Sequence[str], keys: frozenset[str], index: ClauseIndex) -> Optional[TypedEdit]:

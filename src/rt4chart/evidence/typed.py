@@ -12,7 +12,7 @@ from typing import Optional
 
 from . import pairs, scope
 from .align import (ClauseIndex, TypedEdit, _antonym, _content, _entity, _key, _number, _polarity, _quantifier,
-                    _requirement, _roles)
+                    _requirement, _roles, same_start)
 from .edit_words import _edit_words
 from .edits import Edit
 from .lexicon import concrete
@@ -103,7 +103,7 @@ def subject(claim: str, cw, low, index: ClauseIndex) -> Optional[TypedEdit]:
         if not (len(low) > 2 and low[2] not in STOPWORDS and concrete(low[2])):
             return None  # "The situation ...", "The event ...": abstract subjects are often the answer's own words
         k, w = 2, low[2]  # "The new gym ..."
-    if _key(w) in index.postings or any(v.startswith(w[:5]) for v in index.vocabulary):
+    if _key(w) in index.postings or same_start(w, index.vocabulary):
         return None  # the evidence writes it, or a word of the same start ("verified", "verification")
     edit = Edit("subject", cw[k][1], cw[k][2], cw[k][0], "", -1)
     return TypedEdit(edit, "baseless", f"the claim is about {cw[k][0]!r}, which the context never mentions")
