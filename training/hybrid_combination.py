@@ -139,16 +139,14 @@ async def _refeature(args: argparse.Namespace) -> None:
 
 async def _collect(args: argparse.Namespace) -> None:
     from rt4chart.audit.auditor import Auditor
-    from rt4chart.judges.combine import FEATURES, Combination, Logistic
+    from rt4chart.eval.hybrid_card import collecting
     from rt4chart.judges.hybrid import HybridJudge
     from rt4chart.judges.llm import Endpoint, build_backend
     from rt4chart.judges.local import LocalJudge
 
-    zero = Logistic(coef=tuple(0.0 for _ in FEATURES), intercept=0.0, threshold=0.5)
     judge = HybridJudge(LocalJudge(), build_backend(Endpoint(base_url=args.base_url, model=args.model,
-                                                             cache=False, timeout=600.0, concurrency=1)),
-                        combination=Combination(zero, zero, "collect", {}), route_words=None,
-                        route_rules=False)  # every claim is asked: routing is the judge's, not the data's
+                                                             cache=False, timeout=600.0, concurrency=1)))
+    collecting(judge)  # every claim is asked: routing is the judge's, not the data's
     auditor = Auditor(judge=judge)
     out = Path(args.out)
     done = {json.loads(line)["record"] for line in out.read_text().splitlines()} if out.exists() else set()

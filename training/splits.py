@@ -11,23 +11,13 @@ from pathlib import Path
 from typing import Optional
 
 from rt4chart.eval.datasets import ENV_DATA_DIR
+from rt4chart.eval.hybrid_card import claim_is_hallucinated, covered  # noqa: F401 (the claim label trained on)
 
 
 def data_dir() -> Optional[str]:
     """The data folder named by ``$RT4CHART_DATA_DIR`` (read here, at the training code's edge), else None: the
     loaders then look for ``shared/data`` above the working directory."""
     return os.environ.get(ENV_DATA_DIR) or None
-
-
-def covered(start: int, end: int, spans) -> int:
-    """Characters of ``[start, end)`` that the gold ``spans`` cover (summed over the spans)."""
-    return sum(max(0, min(end, g.end) - max(start, g.start)) for g in spans)
-
-
-def claim_is_hallucinated(start: int, end: int, spans) -> bool:
-    """The claim label trained on: gold spans cover a quarter of the claim's answer span, or 12 characters."""
-    cov = covered(start, end, spans)
-    return cov >= min(12, end - start) or cov >= 0.25 * (end - start)
 
 
 def split_groups(groups, seed: int, val_frac: float, folds: int) -> dict:

@@ -223,3 +223,47 @@ def test_audit_frame_and_the_server_apply_the_calibration(labelled, calibration,
 
     auditor = server_auditor(ServerSettings(judge="lexical", calibration=str(calibration)))
     assert auditor.calibration is not None and auditor.calibration.judge == "lexical"
+
+
+def test_calibrate_card_refits_the_hybrid_card_for_the_model_in_use_from_cached_replies(serve, tmp_path,
+                                                                                         monkeypatch) -> None:
+    """``calibrate --judge hybrid --card``: every claim of the labelled answers is asked of the (scripted) model, a
+    card is fitted on them for that model and written; it loads, names the model, is used by --combination, and a
+    second refit takes every reply from the response cache."""
+    from rt4chart.judges.combine import Combination
+    from rt4chart.testing.openai_server import Reply
+
+    rows = _labelled(24)
+    for row in rows:  # the hallucinated sentence's span: the claims it covers are hallucinated, the others not
+        extra = next((e for e in EXTRA if e in row["answer"]), None)
+        if extra:
+            start = row["answer"].index(extra)
+            row["spans"] = [{"start": start, "end": start + len(extra)}]
+    labelled = _write(tmp_path / "labelled.jsonl", rows)
+    server = serve(lambda req: Reply.yes_no(0.1 if any(e in req.user for e in EXTRA) else 0.9),
+                   model_path="/models/My-Model-7B-Q5_K_M.gguf")
+    monkeypatch.setenv("RT4CHART_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "card.json"
+    args = ("calibrate", str(labelled), "-o", str(out), "--judge", "hybrid", "--card", "--no-tagger",
+            "--base-url", server.base_url, "--model", "judge")
+    res = _run(*args)
+    assert res.exit_code == 0, res.output
+    asked = len(server.requests)
+    assert asked > len(rows)  # every claim, none routed
+    card = Combination.load(out)
+    assert card.fitted_for == {"name": "My-Model-7B-Q5_K_M.gguf", "gguf": "My-Model-7B-Q5_K_M.gguf",
+                               "model": "judge"}
+    assert card.version.startswith("refit-") and "contradicted_kept" in card.card["metrics"]
+    assert card.card["fitted_on"]["rows"] > 0 and "combination card for My-Model-7B-Q5_K_M.gguf" in res.output
+    assert _run(*args).exit_code == 0 and len(server.requests) == asked  # cached replies: no call
+    audit = build_auditor("hybrid", base_url=server.base_url, model="judge", combination=str(out))
+    assert audit.judge.combination.fitted_for["gguf"] == "My-Model-7B-Q5_K_M.gguf"
+    assert audit.judge.model_warning() is None  # the refitted card is this model's
+
+
+def test_calibrate_card_needs_the_hybrid_judge_and_no_results(labelled, tmp_path) -> None:
+    res = _run("calibrate", str(labelled), "-o", str(tmp_path / "c.json"), "--judge", "lexical", "--card")
+    assert res.exit_code == 2 and "--card refits the hybrid judge's combination card" in res.output
+    res = _run("calibrate", str(labelled), "-o", str(tmp_path / "c.json"), "--judge", "hybrid", "--card",
+               "--results", str(labelled))
+    assert res.exit_code == 2 and "--results" in res.output

@@ -78,8 +78,9 @@ def judge_options(f: Any, *, audit_settings: bool = True) -> Any:
                      help="hybrid judge: claims the local judge scores under this are not sent to the LLM (default "
                      "0: every claim is asked)"),
         click.option("--combination", type=click.Path(exists=True, dir_okay=False), default=None,
-                     help="hybrid judge: a combination card you fitted (python -m "
-                     "training.hybrid_combination; default: the shipped one)"),
+                     help="hybrid judge: a combination card refitted for your model (rt4chart calibrate LABELLED "
+                     "--judge hybrid --card -o CARD; default: the shipped one, fitted for "
+                     "Qwen2.5-Coder-1.5B-Instruct Q4_K_M)"),
         click.option("--model-dir", type=click.Path(exists=True, file_okay=False), default=None,
                      help="local judge: a models folder you trained (the training scripts' --out-dir; default: the "
                      "shipped one)"),
@@ -128,8 +129,8 @@ def auditor_options(judge_kw: dict[str, Any], env_options: dict[str, Any]) -> di
     if kw.pop("no_tagger", False):
         out["no_tagger"] = True
     if kw.pop("gguf", None) is not None:
-        raise click.UsageError("--gguf (or RT4CHART_GGUF) starts a model server for rt4chart audit "
-                               "only; for this command run llama-server yourself and pass --base-url")
+        raise click.UsageError("--gguf (or RT4CHART_GGUF) starts a model server for rt4chart audit and "
+                               "calibrate --card only; for this command run llama-server yourself and pass --base-url")
     return {**env_options, **out, **{k: v for k, v in kw.items() if v is not None}}
 
 

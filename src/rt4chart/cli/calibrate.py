@@ -1,5 +1,6 @@
-"""``rt4chart calibrate`` (fit a calibration of a judge on your labelled answers) and ``rt4chart eval calibrate``
-(its learning curve on a benchmark's audit results).
+"""``rt4chart calibrate`` (fit a calibration of a judge on your labelled answers; with ``--judge hybrid --card``,
+refit the hybrid judge's combination card for your model instead) and ``rt4chart eval calibrate`` (its learning
+curve on a benchmark's audit results).
 
 Exit codes: 0 written; 2 usage or input error (a bad label, a missing field, fewer than ``MIN_LABELS`` labels or
 one class only, results of another judge): nothing is written then.
@@ -174,15 +175,22 @@ def _judge_of(results: list[dict], wanted: str) -> tuple[str, Optional[str]]:
 @click.option("--seed", type=int, default=0, show_default=True, help="folds and bootstrap seed")
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "csv", "parquet"]), default=None,
               help="input format (default: from the extension / content)")
+@click.option("--card", "refit_card", is_flag=True,
+              help="with --judge hybrid: refit the hybrid judge's combination card for the model in use (--gguf or "
+              "--base-url/--model) from LABELLED, every claim asked (replies in the LLM response cache cost "
+              "nothing), and write the card to -o instead of a calibration; audit with it by --combination")
 @field_options
 @judge_options
 def calibrate(labelled: str, output: str, results_path: Optional[str], label_field: str, target: str, method: str,
-              folds: int, n_boot: int, seed: int, fmt: Optional[str], fields: Any, **judge_kw: Any) -> None:
+              folds: int, n_boot: int, seed: int, fmt: Optional[str], refit_card: bool, fields: Any,
+              **judge_kw: Any) -> None:
     """Fit a calibration of a judge for your data from labelled answers: a monotone map from the answer score to a
     probability and the decision threshold for --target. LABELLED holds records (id, context, answer, optional
     question) with a boolean `hallucinated` and optional `spans` ([{start, end}] in the answer). Prints
     cross-validated precision, recall and F1 (group-bootstrap intervals) before and after; apply the file with
-    `rt4chart audit --calibration FILE`."""
+    `rt4chart audit --calibration FILE`. With --judge hybrid --card, refit the hybrid judge's combination card for
+    your model from the same file instead (the model is asked about every claim; cached replies cost nothing) and
+    write it to -o; audit with it by `--combination CARD`."""
     from ..audit.calibration import answer_score, scored_decision
     from ..io import writes_over_input
     from ..eval.baselines import parse_target
@@ -193,6 +201,12 @@ def calibrate(labelled: str, output: str, results_path: Optional[str], label_fie
         raise click.UsageError("--calibration applies a calibration; calibrate fits one on the judge's own scores")
     if writes_over_input(labelled, output) or (results_path and writes_over_input(results_path, output)):
         raise click.UsageError(f"-o/--output {output} is an input file")
+    if refit_card:
+        if results_path:
+            raise click.UsageError("--card asks the model about every claim; --results (an audit that routed "
+                                   "claims) cannot give their features")
+        _refit_card(labelled, output, fmt, fields, label_field, judge_kw, console)
+        return
     try:
         parse_target(target)
         data = read_labelled(labelled, fmt, fields, label_field)
@@ -221,6 +235,64 @@ def calibrate(labelled: str, output: str, results_path: Optional[str], label_fie
         _fail(console, f"cannot write {output}: {exc}")
     click.echo(_render(calibration, report, failed))
     console.print(f"wrote {output}", highlight=False, soft_wrap=True)
+    sys.exit(EXIT_OK)
+
+
+def _refit_card(labelled: str, output: str, fmt: Optional[str], fields: Any, label_field: str, judge_kw: dict,
+                console: Any) -> None:
+    """``calibrate --judge hybrid --card``: audit the labelled answers with the hybrid judge collecting (every claim
+    asked of the model), fit the combination card on their claims (``rt4chart.eval.hybrid_card``), write it."""
+    import hashlib
+    from ..batch import audit_lines, run_sync
+    from ..eval.calibrate import check_labels
+    from ..eval.datasets import group_key
+    from ..eval.hybrid_card import collecting, fit_card, labelled_rows
+    from ..io import Row
+    from ..judges.hybrid import HybridJudge
+    from ..judges.llm import llm_env
+    from ..judges.registry import build_auditor
+    from ..llm.managed import managed_model
+    from ._options import auditor_options
+
+    if judge_kw.get("judge_name") not in ("auto", "hybrid"):
+        raise click.UsageError(f"--card refits the hybrid judge's combination card, but the judge here is "
+                               f"{judge_kw.get('judge_name')}: give --judge hybrid")
+    judge_kw = {**judge_kw, "judge_name": "hybrid"}
+    try:
+        data = read_labelled(labelled, fmt, fields, label_field)
+        check_labels([label for _, label, _ in data])
+        with managed_model(judge_kw, binary=os.environ.get("RT4CHART_LLAMA_SERVER")):
+            auditor = build_auditor(**auditor_options(judge_kw, llm_env(os.environ)))
+            judge = auditor.judge
+            assert isinstance(judge, HybridJudge)
+            base = collecting(judge)
+            console.print(f"asking the model about every claim of {len(data)} labelled answers (cached replies "
+                          "cost nothing) …", highlight=False)
+            lines = run_sync(audit_lines([Row(i, dict(rec)) for i, (rec, _, _) in enumerate(data)], auditor))
+        rows = [row for (rec, label, spans), line in zip(data, lines) if "claims" in line
+                for row in labelled_rows(line, label, spans, group=group_key(rec.task or "", rec.context))]
+        model = getattr(judge.backend, "model", None)
+        fitted_for = {"name": judge.model_file or model, "gguf": judge.model_file, "model": model}
+        card = fit_card(rows, version="refit", fitted_for=fitted_for, rows_file=Path(labelled).name,
+                        data=f"{len(data)} labelled answers ({Path(labelled).name}), gold from their labels and "
+                        "spans", base=base)
+        card["version"] = "refit-" + hashlib.sha256(json.dumps(card, sort_keys=True).encode()).hexdigest()[:12]
+    except (ConfigError, InputError, MissingDependencyError) as exc:
+        _fail(console, exc)
+        return
+    try:
+        Path(output).write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+    except OSError as exc:
+        _fail(console, f"cannot write {output}: {exc}")
+    m = card["metrics"]
+    failed = sum("claims" not in line for line in lines)
+    click.echo(f"combination card for {fitted_for['name']}: {card['fitted_on']['rows']} claims of {len(data)} "
+               f"answers{f' ({failed} could not be audited)' if failed else ''}; threshold "
+               f"{card['hallucinated']['threshold']:.2f}, out-of-fold answer F1 "
+               f"{m['out_of_fold']['ragtruth_answer_f1']:.3f}, claim AUROC {m['auroc_out_of_fold']:.3f} (the model "
+               f"alone {m['auroc_llm_alone']:.3f}, the local judge alone {m['auroc_local_alone']:.3f})")
+    console.print(f"wrote {output}; audit with it: rt4chart audit INPUT --judge hybrid --combination {output} "
+                  "(and the same model options)", highlight=False, soft_wrap=True)
     sys.exit(EXIT_OK)
 
 

@@ -4,7 +4,9 @@ found hallucinated, its probability of being contradicted rather than baseless.
 
 The coefficients, the threshold and how they were fitted are a model card, ``models/hybrid_combination.json``,
 written by ``python -m training.hybrid_combination`` (docs/results/hybrid.md says on what and what it
-measures). Reading a card needs nothing but the standard library.
+measures) or, for a user's own model, by ``rt4chart calibrate --judge hybrid --card`` (``rt4chart.eval.hybrid_card``).
+A card's ``fitted_for`` names the model it was fitted for (``same_model``). Reading a card needs nothing but the
+standard library.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any, Mapping, Optional, Sequence
 from ..errors import ConfigError
 from ..types import Judgment, Label
 
-__all__ = ["Combination", "FEATURES", "features", "CARD"]
+__all__ = ["Combination", "FEATURES", "features", "CARD", "model_names", "same_model"]
 
 #: the shipped card's file name, beside the local judge's models
 CARD = "hybrid_combination.json"
@@ -27,6 +29,36 @@ _CLIP = 6.0
 #: the feature names, in the order of the card's coefficients
 FEATURES = ("llm", "local", "local_entailed", "local_contradicted", "local_baseless", "local_evidence",
             "claim_words", "document_words", "llm_x_document", "local_x_document")
+
+
+#: model names that do not identify a model: the alias rt4chart's own llama-server answers to whatever GGUF it loaded
+#: (``rt4chart.llm.managed.MODEL_ALIAS``)
+ALIASES = frozenset({"judge"})
+
+
+def model_names(*names: Optional[str]) -> frozenset[str]:
+    """The names that identify a model, compared case-insensitively: a GGUF file's name without its folder and
+    its ``.gguf`` suffix, or an endpoint's model id; empty names and ``ALIASES`` are left out."""
+    out = set()
+    for name in names:
+        key = str(name or "").strip().replace("\\", "/").rsplit("/", 1)[-1].lower() if name else ""
+        key = key[:-5] if key.endswith(".gguf") else key
+        if key and key not in ALIASES:
+            out.add(key)
+    return frozenset(out)
+
+
+def same_model(fitted_for: Optional[Mapping[str, Any]], served: frozenset[str]) -> Optional[bool]:
+    """Whether the model a card was fitted for (its ``fitted_for``: ``gguf`` file name and endpoint ``model`` id)
+    is the model serving now (its ``model_names``): True when a name is shared, False when both sides have names
+    and share none, None when either side has none (the card records no model, or the model in use answers only
+    to an alias and reports no file)."""
+    if not fitted_for:
+        return None
+    fitted = model_names(fitted_for.get("gguf"), fitted_for.get("model"))
+    if not fitted or not served:
+        return None
+    return bool(fitted & served)
 
 
 def _logit(p: Optional[float]) -> float:
@@ -81,6 +113,13 @@ class Combination:
     def threshold(self) -> float:
         return self.hallucinated.threshold
 
+    @property
+    def fitted_for(self) -> Optional[Mapping[str, Any]]:
+        """The model the card was fitted for (``name``, ``gguf`` file name, endpoint ``model`` id), None when the
+        card does not say."""
+        found = self.card.get("fitted_for") if isinstance(self.card, Mapping) else None
+        return found if isinstance(found, Mapping) else None
+
     @classmethod
     def load(cls, path: Optional[Path] = None) -> "Combination":
         """The card at ``path`` (default: the shipped one)."""
@@ -93,7 +132,7 @@ class Combination:
             return cls(hallucinated=Logistic.of(card["hallucinated"]), contradicted=Logistic.of(card["contradicted"]),
                        version=str(card["version"]), card=card)
         except FileNotFoundError:
-            raise ConfigError(f"no hybrid combination card at {path}; fit one with "
-                              "python -m training.hybrid_combination") from None
+            raise ConfigError(f"no hybrid combination card at {path}; fit one for your model with "
+                              "rt4chart calibrate LABELLED --judge hybrid --card -o CARD.json") from None
         except (KeyError, TypeError, ValueError) as exc:
             raise ConfigError(f"the hybrid combination card {path} is not valid ({exc!r})") from None

@@ -24,12 +24,21 @@ How it decides one answer at global verification (local verification is the loca
    sentences that cover the claim best (exact context text); a baseless claim has none.
 7. **Never fail open.** A call that fails or a reply that is neither Yes nor No keeps the claim's local verdict;
    its reason says so and the record's ``errors`` get a note (``meter.record_note``).
+
+**The model the card was fitted for.** The combination's weights are fitted for one model (the card's
+``fitted_for``; the shipped card: Qwen2.5-Coder-1.5B-Instruct Q4_K_M). At its first verdict the judge compares it
+with the model in use (the backend's model id and, from a llama.cpp server, the GGUF file it loaded:
+``model_file``, which ``make_judge`` reads from ``/props``) and logs one warning on the ``rt4chart.judges.hybrid``
+logger when they differ, naming both and the command that refits the card (``REFIT``); when the model in use
+answers only to an alias and reports no file, the warning says it cannot tell. A card that names no model, or the
+same model, logs nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from typing import Optional, Sequence
 
 from ..errors import ConfigError
@@ -39,10 +48,12 @@ from ..llm.yesno import Answer, ask_yes_no
 from ..meter import record_note
 from ..text.segment import make_chunks, split_sentences
 from ..types import Claim, Judgment, Label, RecordError, Stage
-from .combine import Combination, features
+from .combine import Combination, features, model_names, same_model
 from .local import LocalJudge
 
-__all__ = ["HybridJudge", "HYBRID_PROMPT_VERSION", "MAX_DOCUMENT_WORDS", "ROUTE_MAX_WORDS"]
+__all__ = ["HybridJudge", "HYBRID_PROMPT_VERSION", "MAX_DOCUMENT_WORDS", "REFIT", "ROUTE_MAX_WORDS"]
+
+log = logging.getLogger(__name__)
 
 #: the version of the hybrid judge's prompt template (``hybrid_supports``)
 HYBRID_PROMPT_VERSION = "v4"
@@ -52,6 +63,9 @@ MAX_DOCUMENT_WORDS = 2500
 ROUTE_MAX_WORDS = 120
 #: evidence sentences given to an entailed or contradicted claim that the local judge gave none
 EVIDENCE_SENTENCES = 2
+#: the command that refits the combination card for the model in use, and how the card is then used
+REFIT = ("rt4chart calibrate LABELLED --judge hybrid --card -o CARD.json (with the same model options), then "
+         "--combination CARD.json")
 
 
 class HybridJudge:
@@ -67,6 +81,8 @@ class HybridJudge:
     name = "hybrid"
     #: records audited at once when the server's slots are known (``make_judge`` sets it), else None
     records_in_flight: Optional[int] = None
+    #: the GGUF file the model server reports it loaded (``make_judge`` reads it), else None
+    model_file: Optional[str] = None
 
     def __init__(self, local: LocalJudge, backend: ChatBackend, *, combination: Optional[Combination] = None,
                  floor: float = 0.0, route_words: Optional[int] = ROUTE_MAX_WORDS, route_rules: bool = True,
@@ -81,6 +97,33 @@ class HybridJudge:
         self.route_rules = route_rules
         self.window, self.overlap = window, overlap
         self.supports: Prompt = load_prompt("hybrid_supports", version)
+        self._model_checked = False
+
+    def model_warning(self) -> Optional[str]:
+        """What to say when the card was fitted for another model than the one in use, or when the one in use
+        cannot be identified (module docstring); None when the card names no model or names this one."""
+        fitted = self.combination.fitted_for
+        model = getattr(self.backend, "model", None)
+        served = model_names(self.model_file, model)
+        same = same_model(fitted, served)
+        if fitted is None or same is True:
+            return None
+        names = [n for n in (fitted.get("name"), fitted.get("gguf")) if n]
+        card = f"{names[0]} ({names[1]})" if len(names) > 1 and names[1] != names[0] else names[0] if names else "?"
+        here = " ".join(x for x in (self.model_file and f"{self.model_file}", model and f"(model {model!r})") if x)
+        if same is None:
+            return (f"the hybrid judge's combination card was fitted for {card}; the model in use {here or ''} "
+                    "reports no model file or name that tells whether it is that model. If it is another one, refit "
+                    f"the card for it: {REFIT}").replace("  ", " ")
+        return (f"the hybrid judge's combination card was fitted for {card}, but the model in use is {here}: its "
+                f"weights do not fit this model's verdicts. Refit the card for it: {REFIT}")
+
+    def _check_model(self) -> None:
+        if not self._model_checked:
+            self._model_checked = True
+            message = self.model_warning()
+            if message:
+                log.warning(message)
 
     @property
     def version(self) -> str:
@@ -109,6 +152,7 @@ class HybridJudge:
                                        local_labels=local_labels, hints=hints)
         if stage != "global" or not claims:
             return local
+        self._check_model()
         words = len(evidence.split())
         if self.route_words is not None and words > self.route_words:
             return [_local_decides(j, f"a context of {words} words (over {self.route_words})") for j in local]

@@ -63,8 +63,9 @@ class LocalOptions:
 @dataclasses.dataclass(frozen=True)
 class HybridOptions(LocalOptions):
     """The hybrid judge's options: its local judge's, ``floor`` (claims the local judge scores under it are not
-    asked; None: the judge's default, every claim asked) and ``combination`` (a fitted card's path; None: the
-    shipped one). Its endpoint is an ``Endpoint``; its prompts are its own (one-token verdicts)."""
+    asked; None: the judge's default, every claim asked) and ``combination`` (a fitted card's path, e.g. one that
+    ``rt4chart calibrate --judge hybrid --card`` refitted for your model; None: the shipped one). Its endpoint is
+    an ``Endpoint``; its prompts are its own (one-token verdicts)."""
 
     floor: Optional[float] = None
     combination: Optional[Union[str, Path]] = None
@@ -120,13 +121,15 @@ def _hybrid(endpoint: Endpoint, options: HybridOptions, *, backend: "Optional[Ch
     from .hybrid import HybridJudge
     from .llm import build_backend
 
-    slots = None
+    slots = model_file = None
     if backend is None:
-        from ..llm.managed import server_slots
+        from ..llm.managed import served_model_file, server_props, server_slots
 
         # a llama.cpp server: as many requests in flight as it has slots (the rest wait here, not in its queue,
-        # so no request times out waiting), and a timeout for a CPU evaluating a long document
-        slots = server_slots(endpoint.base_url)
+        # so no request times out waiting), and a timeout for a CPU evaluating a long document; the GGUF file it
+        # loaded tells whether the combination card was fitted for this model (HybridJudge.model_warning)
+        props = server_props(endpoint.base_url)
+        slots, model_file = server_slots(endpoint.base_url, props=props), served_model_file(props)
         if slots is not None:
             endpoint = dataclasses.replace(endpoint, concurrency=min(endpoint.concurrency, slots),
                                            timeout=max(endpoint.timeout, HYBRID_LOCAL_TIMEOUT))
@@ -136,6 +139,7 @@ def _hybrid(endpoint: Endpoint, options: HybridOptions, *, backend: "Optional[Ch
         kw["combination"] = Combination.load(options.combination)
     made = HybridJudge(_local_judge(options), chat, **kw)
     made.records_in_flight = slots  # one answer per slot: its document stays cached while its claims are asked
+    made.model_file = model_file
     return made, None
 
 

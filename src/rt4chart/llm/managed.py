@@ -25,7 +25,8 @@ import httpx
 
 from ..errors import ConfigError
 
-__all__ = ["ManagedServer", "MODEL_ALIAS", "find_llama_server", "managed_model", "server_slots"]
+__all__ = ["ManagedServer", "MODEL_ALIAS", "find_llama_server", "managed_model", "served_model_file", "server_props",
+           "server_slots"]
 
 #: the model name the managed server answers to
 MODEL_ALIAS = "judge"
@@ -160,14 +161,27 @@ def managed_model(options: dict[str, Any], *, binary: Optional[str] = None) -> I
         yield server
 
 
-def server_slots(base_url: str, *, timeout: float = 2.0) -> Optional[int]:
-    """The parallel slots a llama.cpp server reports (``/props``: ``total_slots``), None for a server that reports
-    none (an API, vLLM, Ollama) or cannot be asked."""
+def server_props(base_url: str, *, timeout: float = 2.0) -> dict[str, Any]:
+    """What a llama.cpp server reports at ``/props`` (``total_slots``, ``model_path``, ...); empty for a server that
+    reports nothing there (an API, vLLM, Ollama) or cannot be asked."""
     root = base_url.rstrip("/")
     root = root[:-3] if root.endswith("/v1") else root
     try:
         response = httpx.get(f"{root}/props", timeout=timeout)
-        slots = response.json().get("total_slots") if response.status_code == 200 else None
-    except (httpx.HTTPError, ValueError, AttributeError):
-        return None
+        props = response.json() if response.status_code == 200 else None
+    except (httpx.HTTPError, ValueError):
+        return {}
+    return props if isinstance(props, dict) else {}
+
+
+def server_slots(base_url: str, *, timeout: float = 2.0, props: Optional[dict[str, Any]] = None) -> Optional[int]:
+    """The parallel slots a llama.cpp server reports (``/props``: ``total_slots``; ``props``: what ``server_props``
+    read already), None for a server that reports none (an API, vLLM, Ollama) or cannot be asked."""
+    slots = (props if props is not None else server_props(base_url, timeout=timeout)).get("total_slots")
     return int(slots) if isinstance(slots, int) and slots > 0 else None
+
+
+def served_model_file(props: dict[str, Any]) -> Optional[str]:
+    """The file name of the GGUF a llama.cpp server loaded (``/props``: ``model_path``), None when it says none."""
+    path = props.get("model_path")
+    return Path(str(path)).name if isinstance(path, str) and path.strip() else None

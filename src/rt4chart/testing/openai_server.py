@@ -159,9 +159,10 @@ class FakeOpenAI:
     """A threaded HTTP server on ``127.0.0.1:<free port>`` speaking ``POST /v1/chat/completions``."""
 
     def __init__(self, handler: Handler, *, latency: float = 0.0, model: str = "fake-model",
-                 total_slots: Optional[int] = None) -> None:
+                 total_slots: Optional[int] = None, model_path: Optional[str] = None) -> None:
         self.handler = handler
         self.total_slots = total_slots  # reported at GET /props (llama.cpp's server) when set
+        self.model_path = model_path  # the GGUF file reported at GET /props when set
         self.latency = latency
         self.model = model
         self.requests: list[ChatRequest] = []
@@ -190,8 +191,9 @@ class FakeOpenAI:
             def do_GET(self) -> None:  # noqa: N802
                 if self.path.rstrip("/").endswith("/models"):
                     server._send(self, 200, {}, json.dumps({"data": [{"id": server.model, "object": "model"}]}))
-                elif self.path.rstrip("/") == "/props" and server.total_slots is not None:
-                    server._send(self, 200, {}, json.dumps({"total_slots": server.total_slots}))
+                elif self.path.rstrip("/") == "/props" and (server.total_slots, server.model_path) != (None, None):
+                    props = {"total_slots": server.total_slots, "model_path": server.model_path}
+                    server._send(self, 200, {}, json.dumps({k: v for k, v in props.items() if v is not None}))
                 else:
                     server._send(self, 404, {}, json.dumps({"error": {"message": "not found"}}))
 
