@@ -171,8 +171,8 @@ def main(argv: Optional[list[str]] = None) -> None:
     ap.add_argument("--floor", type=float, default=None, help="the hybrid judge's routing floor (default: its own)")
     ap.add_argument("--no-slice", action="store_true", help="the cases, the everyday set and the paper example only")
     ap.add_argument("--combination", default=None, help="the hybrid judge's combination card (default: shipped)")
-    ap.add_argument("--prompt-version", choices=("v2", "v3"), default=None,
-                    help="the LLM judge's prompts (default: its own, v2)")
+    ap.add_argument("--prompt-version", choices=("llm@v2", "llm@v3", "v2", "v3"), default=None,
+                    help="the LLM judge's prompts (default: its own, llm@v2; v2 and v3 are the old spellings)")
     ap.add_argument("-o", "--out", required=True)
     args = ap.parse_args(argv)
     out = Path(args.out)

@@ -195,7 +195,7 @@ def test_assumed_verdict_reply_counts_reasoning_and_reason():
 def test_assumed_v3_reply_cites_sentence_numbers_and_counts_no_reasoning():
     counter = token_counter("any", TOKENIZER)
     backend = EstimatingBackend("m", counter, assumptions=Assumptions(reasoning_tokens=100, reason_tokens=7))
-    judge = LLMJudge(backend, version="v3")
+    judge = LLMJudge(backend, version="llm@v3")
     claim = Claim(index=0, text="Paris has 2 million people.", sentence_index=0, answer_spans=(Span(start=0, end=27),))
     (j,) = asyncio.run(judge.judge([claim], "Paris is the capital of France. It has 2 million people.", question=None,
                                    stage="local"))
@@ -211,7 +211,7 @@ def test_v3_prompts_make_the_calls_v2_makes(granularity):
     record = json.loads((Path(__file__).resolve().parents[2] / "examples" / "paper_example.jsonl").read_text())
     kw = dict(counter=token_counter("any", TOKENIZER), judge="llm", model="m", window=2, overlap=1,
               granularity=granularity)
-    v2, v3 = estimate([record], **kw), estimate([record], prompt_version="v3", **kw)
+    v2, v3 = estimate([record], **kw), estimate([record], prompt_version="llm@v3", **kw)
 
     def calls(e, kind):
         return sum(t["calls"] for name, t in e.by_prompt.items() if name.startswith(kind))

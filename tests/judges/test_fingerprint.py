@@ -33,7 +33,7 @@ def test_whatever_decides_a_verdict_changes_it(judge, options):
 def test_llm_model_granularity_and_local_options_change_it():
     assert _fp("llm", **LLM) != _fp("llm", **{**LLM, "model": "other"})
     assert _fp("llm", **LLM) != _fp("llm", granularity="batched", **LLM)
-    assert _fp("llm", **LLM) != _fp("llm", prompt_version="v3", **LLM)  # the judge's prompts (issue 35)
+    assert _fp("llm", **LLM) != _fp("llm", prompt_version="llm@v3", **LLM)  # the judge's prompts (issue 35)
     local = _fp("local")
     assert local == _fp("auto")  # auto resolves to the local judge here: the same verdicts
     assert local != _fp("local", no_tagger=True) and local != _fp("local", threshold=0.4)

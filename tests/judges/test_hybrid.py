@@ -93,7 +93,7 @@ def test_the_claims_no_rule_decided_are_asked_one_token_with_the_document_first(
     children = result.claims[1]
     raw = json.loads(children.raw)
     assert raw["p_supported"] == pytest.approx(0.04, abs=1e-3) and raw["risk"] == pytest.approx(0.96, abs=1e-3)
-    assert children.score == pytest.approx(0.96, abs=1e-3) and children.prompt_version == "hybrid_supports.v4"
+    assert children.score == pytest.approx(0.96, abs=1e-3) and children.prompt_version == "hybrid@v4/hybrid_supports"
     assert children.reason.startswith("contradicted (LLM P(supported)=0.04")
     # evidence: context text, anchored; a baseless claim has none
     assert children.evidence and all(CONTEXT[e.start:e.end] == e.text for e in children.evidence)

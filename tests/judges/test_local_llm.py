@@ -102,7 +102,7 @@ def test_hybrid_replies_are_usable_and_grounded(server):
     assert result.usage.cached_tokens > 0  # the document was evaluated once: later claims hit the prefix cache
     for claim in result.claims:
         raw = json.loads(claim.raw)
-        assert 0.0 <= raw["p_supported"] <= 1.0 and claim.prompt_version == "hybrid_supports.v4"
+        assert 0.0 <= raw["p_supported"] <= 1.0 and claim.prompt_version == "hybrid@v4/hybrid_supports"
         assert claim.label in (E, C, N)
         for ev in claim.evidence:
             assert RECORD["context"][ev.start:ev.end] == ev.text

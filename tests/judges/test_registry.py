@@ -74,7 +74,7 @@ def test_make_judge_is_what_build_auditor_uses():
 
 
 _VALUES = {"threshold": 0.3, "no_tagger": True, "model_dir": "models", "floor": 0.2, "combination": "card.json",
-           "prompt_version": "v3", "decomposition": "holistic", "granularity": "batched"}
+           "prompt_version": "llm@v3", "decomposition": "holistic", "granularity": "batched"}
 
 
 @pytest.mark.parametrize("owned", OWNED_OPTIONS, ids=lambda owned: owned.options[0][0])

@@ -272,7 +272,7 @@ def _check_constant_audit(rows: list[dict]) -> None:
     assert [c["label"] for c in claims] == ["baseless"] * SENTENCES
     assert [c["local_label"] for c in claims] == ["baseless"] * SENTENCES
     assert all(c["reason"] == "ok" and c["evidence"] == [] and c["raw"] == VERDICT for c in claims)
-    assert [c["prompt_version"] for c in claims] == ["global_nic.v2"] * SENTENCES
+    assert [c["prompt_version"] for c in claims] == ["llm@v2/global_nic"] * SENTENCES
     assert row["label"] == "baseless" and row["hallucinated"] is True
 
 

@@ -43,7 +43,7 @@ async def test_valid_reply_gives_anchored_evidence_raw_and_prompt_version(serve)
     (j,) = await local(make(server))
     assert j.label is Label.ENTAILED and j.reason == "why"
     assert j.evidence == ("The free trial lasts 14 days",)  # the chunk's own characters
-    assert j.raw == reply and j.prompt_version == "local.v2"
+    assert j.raw == reply and j.prompt_version == "llm@v2/local"
     user = server.requests[0].user
     assert user.index(CHUNK) < user.index("CLAIM:\n<<<\n" + CLAIM.text)  # shared chunk before the varying claim
     assert "(none: this task has no question)" in user
@@ -72,7 +72,7 @@ async def test_quote_not_in_evidence_is_reasked_then_unverified_with_raw(serve):
     (j,) = await local(make(server))
     assert j.label is Label.UNVERIFIED
     assert "do not occur in the chunk" in j.reason and "30 days" in j.reason
-    assert j.raw == bad and j.prompt_version == "local.v2"
+    assert j.raw == bad and j.prompt_version == "llm@v2/local"
     assert "30 days" in server.requests[1].last_user  # the re-ask names the bad quote
     assert len(server.requests) == 2  # exactly one re-ask
 
@@ -146,7 +146,7 @@ async def test_batched_keeps_good_verdicts_and_fails_only_bad_ones(serve):
     reply = json.dumps({"verdicts": [good, bad]})
     server = serve(scripted(reply, reply))
     out = await local(make(server, "batched"), [CLAIM, CLAIM2])
-    assert out[0].label is Label.ENTAILED and out[0].prompt_version == "local_batched.v2"
+    assert out[0].label is Label.ENTAILED and out[0].prompt_version == "llm@v2/local_batched"
     assert out[1].label is Label.UNVERIFIED and "claim [1]" in out[1].reason
     assert len(server.requests) == 2
     assert "[0] The free trial lasts 14 days.\n[1] The trial costs $5." in server.requests[0].user

@@ -1,7 +1,7 @@
-"""The LLM judge's ``v3`` prompts (``--prompt-version v3``) against scripted replies: the chunk or context is shown as
-numbered sentences, replies cite sentence numbers, and rt4chart turns them into evidence quotes (the sentences' own
-text); a number that names no sentence, or an entailed/contradicted verdict without one, is re-asked once and then
-``unverified``. The ``v2`` prompts stay the default and unchanged."""
+"""The LLM judge's ``v3`` prompts (``--prompt-version llm@v3``) against scripted replies: the chunk or context is
+shown as numbered sentences, replies cite sentence numbers, and rt4chart turns them into evidence quotes (the
+sentences' own text); a number that names no sentence, or an entailed/contradicted verdict without one, is re-asked
+once and then ``unverified``. The ``v2`` prompts stay the default and unchanged."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def model(req) -> dict:
 
 def make(server, granularity="per-claim", **kw) -> LLMJudge:
     backend = OpenAIBackend(server.base_url, "m", backoff_base=0.0, backoff_max=0.0, **kw)
-    return LLMJudge(backend, granularity=granularity, version="v3")
+    return LLMJudge(backend, granularity=granularity, version="llm@v3")
 
 
 def reply(verdict="entailed", sentences=(0,), **extra) -> str:
@@ -73,7 +73,7 @@ async def test_cited_numbers_become_the_sentences_exact_text(serve, granularity)
     assert [j.evidence for j in out] == [(S[0],), (S[1], S[2]), ()]
     assert all(q in CHUNK for j in out for q in j.evidence)  # found in the text by construction
     name = "local" if granularity == "per-claim" else "local_batched"
-    assert {j.prompt_version for j in out} == {f"{name}.v3"} and out[0].reason == "scripted entailed"
+    assert {j.prompt_version for j in out} == {f"llm@v3/{name}"} and out[0].reason == "scripted entailed"
     req = server.requests[0]
     assert req.block("CONTEXT CHUNK:") == "\n".join(f"[{i}] {s}" for i, s in enumerate(S))
     schema = req.response_format["json_schema"]
@@ -91,7 +91,7 @@ async def test_a_number_out_of_range_is_reasked_then_unverified(serve):
     server = serve(scripted(reply(sentences=[1, 7]), reply(sentences=[9])))
     (j,) = await make(server).judge(CLAIMS[:1], CHUNK, question=None, stage="local")
     assert j.label is Label.UNVERIFIED and "has no sentence [9] (they are numbered 0 to 3)" in j.reason
-    assert j.raw == reply(sentences=[9]) and j.prompt_version == "local.v3"
+    assert j.raw == reply(sentences=[9]) and j.prompt_version == "llm@v3/local"
     first, second = server.requests
     assert not first.is_reask and second.is_reask
     assert "has no sentence [7]" in second.last_user and "numbers in square brackets" in second.last_user
@@ -193,14 +193,14 @@ def paper_judge_v3(req) -> dict:
 
 @pytest.mark.parametrize("granularity", ["per-claim", "batched"])
 def test_paper_example_end_to_end_with_v3_prompts(serve, tmp_path, monkeypatch, granularity):
-    """``rt4chart audit --judge llm --prompt-version v3`` on the paper's running example: Table 1's labels, and every
-    evidence span is a context sentence at its exact offsets."""
+    """``rt4chart audit --judge llm --prompt-version llm@v3`` on the paper's running example: Table 1's labels, and
+    every evidence span is a context sentence at its exact offsets."""
     server = serve(paper_judge_v3)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     src = tmp_path / "in.jsonl"
     src.write_text(json.dumps(PAPER_RECORD) + "\n")
     args = ["audit", str(src), "--judge", "llm", "--base-url", server.base_url, "--model", "fake-model", "-W", "2",
-            "-O", "1", "--granularity", granularity, "--decomposition", "sentence", "--prompt-version", "v3",
+            "-O", "1", "--granularity", granularity, "--decomposition", "sentence", "--prompt-version", "llm@v3",
             "--no-cache", "-q", "-o", str(tmp_path / "out.jsonl")]
     res = CliRunner().invoke(main, args)
     assert res.exit_code == 0, res.output
@@ -231,11 +231,13 @@ async def test_auditor_chunks_are_numbered_from_zero_each(serve):
 
 def test_v2_is_the_default_and_v3_is_selected_by_settings(tmp_path):
     endpoint = Endpoint(base_url="http://127.0.0.1:9/v1", model="m", cache_path=tmp_path / "c")
-    assert LLMJudgeOptions().prompt_version == "v2"
+    assert LLMJudgeOptions().prompt_version == "llm@v2"
     judge, decomposer = build_llm(endpoint)
-    assert judge.version == "v2" and {p.version for p in judge.prompts.values()} == {"v2"}
-    judge, decomposer = build_llm(endpoint, LLMJudgeOptions(prompt_version="v3"))
-    assert judge.version == "v3" and {p.version for p in judge.prompts.values()} == {"v3"}
+    assert judge.prompt_version.name == "llm@v2" and judge.version == "v2"  # the stable id: the template files'
+    assert {p.version for p in judge.prompts.values()} == {"v2"} and judge.config["prompt_version"] == "llm@v2"
+    judge, decomposer = build_llm(endpoint, LLMJudgeOptions(prompt_version="llm@v3"))
+    assert judge.prompt_version.name == "llm@v3" and judge.version == "v3"
+    assert {p.version for p in judge.prompts.values()} == {"v3"}
     assert judge.config["prompts"] == sorted(f"{n}.v3" for n in ("local", "local_batched", "global_nic",
                                                                   "global_ent", "global_con", "global_batched"))
     assert decomposer.prompt.id == "decompose_sentence.v2"  # decomposition is the same in both
@@ -247,12 +249,16 @@ def test_v2_is_the_default_and_v3_is_selected_by_settings(tmp_path):
 
 def test_prompt_version_changes_the_fingerprint_and_needs_the_llm_judge():
     llm = {"base_url": "http://127.0.0.1:9/v1", "model": "m", "cache": False}
-    v2, v3 = build_auditor("llm", **llm), build_auditor("llm", prompt_version="v3", **llm)
+    v2, v3 = build_auditor("llm", **llm), build_auditor("llm", prompt_version="llm@v3", **llm)
     assert v2.fingerprint != v3.fingerprint
-    assert build_auditor("llm", prompt_version="v3", **llm).fingerprint == v3.fingerprint
-    with pytest.raises(ConfigError, match="--prompt-version v3 chooses the LLM judge's prompts"):
-        build_auditor("lexical", prompt_version="v3")
+    assert build_auditor("llm", prompt_version="llm@v3", **llm).fingerprint == v3.fingerprint
+    assert build_auditor("llm", prompt_version="llm@v2", **llm).fingerprint != v2.fingerprint  # an option given
+    with pytest.warns(DeprecationWarning, match="'v3' is now spelled 'llm@v3'"):
+        # the old spelling names the same prompts: the same fingerprint, so results from before still match
+        assert build_auditor("llm", prompt_version="v3", **llm).fingerprint == v3.fingerprint
+    with pytest.raises(ConfigError, match="--prompt-version llm@v3 chooses the LLM judge's prompts"):
+        build_auditor("lexical", prompt_version="llm@v3")
     with pytest.raises(ConfigError, match="the judge here is hybrid"):
-        build_auditor("hybrid", prompt_version="v3", **llm)
-    res = CliRunner().invoke(main, ["audit", "-", "--judge", "lexical", "--prompt-version", "v3"], input="")
-    assert res.exit_code == 2 and "--prompt-version v3" in res.output
+        build_auditor("hybrid", prompt_version="llm@v3", **llm)
+    res = CliRunner().invoke(main, ["audit", "-", "--judge", "lexical", "--prompt-version", "llm@v3"], input="")
+    assert res.exit_code == 2 and "--prompt-version llm@v3" in res.output

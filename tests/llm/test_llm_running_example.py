@@ -67,7 +67,7 @@ async def test_per_claim_reproduces_table_1_and_table_2(serve, tmp_path):
         assert "FOCUS CHUNK" not in user and "no location hint" in user  # Table 2: Nic gets no hint
         assert user.count(S[3]) == 1  # the context once, no chunk repeated as a hint
     assert [c.prompt_version for c in result.claims] == [
-        "global_con.v2", "global_con.v2", "global_ent.v2", "global_nic.v2", "global_nic.v2"
+        "llm@v2/global_con", "llm@v2/global_con", "llm@v2/global_ent", "llm@v2/global_nic", "llm@v2/global_nic"
     ]
     assert result.usage.calls == 24 and result.usage.prompt_tokens > 0 and result.usage.cost_usd > 0
     assert not any(kind(r) == "decompose" and S[0] in r.user for r in server.requests)  # answer only, no context

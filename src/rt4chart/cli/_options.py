@@ -10,8 +10,11 @@ from typing import Any, Callable, Optional
 
 import click
 
+from .._console import print_error, stderr_console
+from ..errors import ConfigError
 from ..io import FieldMap
 from ..judges.registry import JUDGES, judge_help
+from ..llm.prompt_versions import DEFAULT_LLM, PROMPT_VERSIONS, lookup, names
 
 #: the commands' exit codes: 0 done; 1 some records failed (their error records are in the output); 2 usage or
 #: input error; ``diff`` adds 3 (a ``--fail-on`` rule tripped)
@@ -55,9 +58,11 @@ def judge_options(f: Any, *, audit_settings: bool = True) -> Any:
         click.option("--rpm", type=int, default=None, help="requests-per-minute limit for the LLM"),
         click.option("--granularity", type=click.Choice(["per-claim", "batched"]), default=None,
                      help="LLM calls per claim (paper-exact) or per chunk/answer (hybrid: per answer by default)"),
-        click.option("--prompt-version", type=click.Choice(["v2", "v3"]), default=None,
-                     help="LLM judge's prompts: v2 (default, paper-exact: verbatim evidence quotes) or v3 (numbered "
-                     "context sentences cited by number, a short reason: replies a small model can give)"),
+        click.option("--prompt-version", default=None, callback=_prompt_version,
+                     metavar="[" + "|".join(names("llm")) + "]",
+                     help="LLM judge's prompts: " + "; ".join(
+                         f"{n}{' (default)' if n == DEFAULT_LLM else ''}: {PROMPT_VERSIONS[n].summary}"
+                         for n in names("llm")) + ". The old spellings v2 and v3 still work, with a deprecation note"),
         click.option("--decomposition", type=click.Choice(["sentence", "holistic", "rule"]), default=None,
                      help="claim decomposition (LLM: sentence or holistic; rule = offline)"),
         click.option("--no-cache", is_flag=True, help="do not use the LLM response cache"),
@@ -97,6 +102,23 @@ def judge_options(f: Any, *, audit_settings: bool = True) -> Any:
     for opt in reversed(opts):
         f = opt(f)
     return f
+
+
+def _prompt_version(ctx: click.Context, param: click.Parameter, value: Optional[str]) -> Optional[str]:
+    """``--prompt-version``: the registry's name for ``value`` (``rt4chart.llm.prompt_versions``). An old spelling
+    (``v2``) is taken as its name with one deprecation note on stderr; a name the registry lacks, or another judge's,
+    is a usage error listing the LLM judge's names."""
+    if value is None:
+        return None
+    try:
+        version, deprecated = lookup(value, judge="llm")
+    except ConfigError as e:
+        raise click.BadParameter(str(e), ctx=ctx, param=param) from None
+    if deprecated:
+        print_error(stderr_console(), f"--prompt-version {value} is the old spelling of {version.name}; pass "
+                    f"--prompt-version {version.name} (the old spelling will be removed)", label="deprecated",
+                    style="yellow")
+    return version.name
 
 
 def _option_name(decorator: Any) -> str:

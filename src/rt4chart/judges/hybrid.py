@@ -43,6 +43,7 @@ from typing import Optional, Sequence
 
 from ..errors import ConfigError
 from ..llm.backend import ChatBackend
+from ..llm.prompt_versions import PromptVersion, resolve
 from ..llm.templates import Prompt, as_data, load_prompt
 from ..llm.yesno import Answer, ask_yes_no
 from ..meter import record_note
@@ -55,8 +56,8 @@ __all__ = ["HybridJudge", "HYBRID_PROMPT_VERSION", "MAX_DOCUMENT_WORDS", "REFIT"
 
 log = logging.getLogger(__name__)
 
-#: the version of the hybrid judge's prompt template (``hybrid_supports``)
-HYBRID_PROMPT_VERSION = "v4"
+#: the hybrid judge's prompt version (``rt4chart.llm.prompt_versions``; its template is ``hybrid_supports.v4``)
+HYBRID_PROMPT_VERSION = "hybrid@v4"
 #: a context longer than this (in words) is asked about chunk by chunk (W sentences, O overlap)
 MAX_DOCUMENT_WORDS = 2500
 #: a context longer than this (in words) is the local judge's alone (module docstring, step 2)
@@ -96,7 +97,10 @@ class HybridJudge:
         self.route_words = route_words
         self.route_rules = route_rules
         self.window, self.overlap = window, overlap
-        self.supports: Prompt = load_prompt("hybrid_supports", version)
+        #: the registry entry (``hybrid@v4``); its verdicts carry ``hybrid@v4/hybrid_supports``
+        self.prompt_version: PromptVersion = resolve(version, judge="hybrid", stacklevel=2)
+        # the template id (``hybrid_supports.v4``) stays in the cache keys and the fingerprint (``version``)
+        self.supports: Prompt = load_prompt("hybrid_supports", self.prompt_version.stable_id)
         self._model_checked = False
 
     def model_warning(self) -> Optional[str]:
@@ -213,7 +217,7 @@ class HybridJudge:
         verdict = {Label.ENTAILED: "supported", Label.CONTRADICTED: "contradicted", Label.BASELESS: "not supported"}
         return Judgment(label=label, evidence=quotes, score=round(risk, 4), raw=json.dumps(raw),
                         reason=f"{verdict[label]} ({note}); local: {local.reason}"[:600],
-                        prompt_version=self.supports.id,
+                        prompt_version=self.prompt_version.record(self.supports.name),
                         spans=local.spans if label.hallucinated and local.label.hallucinated else ())
 
     async def aclose(self) -> None:

@@ -16,13 +16,16 @@ Granularity:
 - ``batched``: one call per chunk judging all claims, and one global call per answer (each claim listed with its
   local label and, for Ent/Con, its focus chunk).
 
-Prompt versions (``version``, ``LLMJudgeOptions.prompt_version``, ``--prompt-version``; ``rt4chart.llm.verdicts``):
-``v2`` (the default, paper-exact) shows the chunk or context as it is and asks for step-by-step reasoning and verbatim
-evidence quotes; ``v3`` shows it as numbered sentences and asks for a short reason, the verdict and the numbers of the
-sentences it rests on, whose exact text becomes the evidence (replies a small local model can give).
+Prompt versions (``version``, ``LLMJudgeOptions.prompt_version``, ``--prompt-version``; the registry is
+``rt4chart.llm.prompt_versions``, how each reads a reply ``rt4chart.llm.verdicts``): ``llm@v2`` (the default,
+paper-exact, frozen) shows the chunk or context as it is and asks for step-by-step reasoning and verbatim evidence
+quotes; ``llm@v3`` shows it as numbered sentences and asks for a short reason, the verdict and the numbers of the
+sentences it rests on, whose exact text becomes the evidence (replies a small local model can give). Every verdict
+carries ``<version>/<template>`` (``llm@v2/global_nic``) as its ``prompt_version``; the response cache keys hold the
+template id (``global_nic.v2``), as they did before the versions had names.
 
 Failure policy (never fail open): a reply that is not valid JSON for the schema, that gives an Ent/Con verdict
-without evidence, or that quotes evidence not found in the text it was given (v3: cites a sentence number the
+without evidence, or that quotes evidence not found in the text it was given (llm@v3: cites a sentence number the
 text does not have), is sent back once with the error;
 if the second reply is still unusable the claim is ``unverified`` with the reason and the raw reply. When the
 backend gives up on transient failures (429/5xx/timeouts after its retries) the claims are ``unverified`` with the
@@ -47,6 +50,7 @@ from ..llm.cache import ResponseCache
 from ..llm.pricing import price_for
 from ..llm.schemas import HolisticClaimsReply, SentenceClaimsReply
 from ..llm.settings import DEFAULT_BASE_URL, Decomposition, Endpoint, Granularity, LLMJudgeOptions, llm_env
+from ..llm.prompt_versions import DEFAULT_LLM, PromptVersion, resolve
 from ..llm.templates import PROMPT_VERSION, Prompt, as_data, format_numbered, load_prompt
 from ..llm.verdicts import READINGS, Shown, reading
 from ..meter import record_note
@@ -67,17 +71,17 @@ class LLMJudge:
     name = "llm"
 
     def __init__(self, backend: ChatBackend, *, granularity: Granularity = "per-claim",
-                 version: str = PROMPT_VERSION) -> None:
+                 version: str = DEFAULT_LLM) -> None:
         if granularity not in ("per-claim", "batched"):
             raise ConfigError(f"granularity must be 'per-claim' or 'batched', got {granularity!r}")
         self.backend = backend
         self.granularity = granularity
-        self.version = version
-        self.reading = reading(version)  # how this version shows evidence and reads a verdict's evidence
-        self.prompts = {
-            name: load_prompt(name, version)
-            for name in ("local", "global_nic", "global_ent", "global_con", "local_batched", "global_batched")
-        }
+        #: the registry entry (``llm@v2``); an old spelling (``v2``) is its new name, with a DeprecationWarning
+        self.prompt_version: PromptVersion = resolve(version, judge="llm", stacklevel=2)
+        #: the stable id (``v2``): the template files' version, part of the judge fingerprint as before the names
+        self.version = self.prompt_version.stable_id
+        self.reading = reading(self.version)  # how this version shows evidence and reads a verdict's evidence
+        self.prompts = {name: load_prompt(name, self.version) for name in self.prompt_version.templates}
 
     @property
     def config(self) -> dict[str, Any]:
@@ -85,6 +89,7 @@ class LLMJudge:
             "judge": self.name,
             "model": self.backend.model,
             "granularity": self.granularity,
+            "prompt_version": self.prompt_version.name,
             "prompts": sorted(p.id for p in self.prompts.values()),
         }
 
@@ -137,12 +142,11 @@ class LLMJudge:
                 evidence=anchored["quotes"],
                 reason=ex.reply.reason,
                 raw=ex.raw,
-                prompt_version=prompt.id,
+                prompt_version=self.prompt_version.record(prompt.name),
             )
         return self._unverified(ex, prompt)
 
-    @staticmethod
-    def _unverified(ex: Asked, prompt: Prompt, problems: Optional[list[str]] = None) -> Judgment:
+    def _unverified(self, ex: Asked, prompt: Prompt, problems: Optional[list[str]] = None) -> Judgment:
         if ex.failure is not None:
             reason = f"judge call failed: {ex.failure}"
             # counted, never silent: the record's errors say a call failed (the run's exit code is 1)
@@ -150,7 +154,8 @@ class LLMJudge:
         else:
             reason = "judge reply unusable after one re-ask: " + " ".join(
                 problems if problems is not None else ex.problems)
-        return Judgment(label=Label.UNVERIFIED, reason=reason, raw=ex.raw, prompt_version=prompt.id)
+        return Judgment(label=Label.UNVERIFIED, reason=reason, raw=ex.raw,
+                        prompt_version=self.prompt_version.record(prompt.name))
 
     async def _local(self, claim: Claim, chunk: Shown, question: str) -> Judgment:
         values = {"chunk": chunk.text, "question": question, "claim": as_data(claim.text)}
@@ -208,7 +213,8 @@ class LLMJudge:
             judgment, issues = items.get(i, (None, [f"claim [{i}] has no verdict."]))
             if judgment is not None:
                 # claims the model judged properly keep their verdict even if others in the batch failed
-                out.append(judgment.model_copy(update={"raw": ex.raw, "prompt_version": prompt.id}))
+                out.append(judgment.model_copy(update={"raw": ex.raw,
+                                                       "prompt_version": self.prompt_version.record(prompt.name)}))
             elif ex.failure is not None or ex.reply is None:
                 out.append(self._unverified(ex, prompt))
             else:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 from ..audit.auditor import AuditConfig, Auditor
 from ..audit.decompose import Decomposer, RuleDecomposer
 from ..errors import ConfigError
+from ..llm.prompt_versions import lookup
 from ..llm.settings import Endpoint, LLMJudgeOptions
 from .base import Judge
 
@@ -350,12 +351,16 @@ def judge_fingerprint(judge: Judge, decomposer: Decomposer, config: AuditConfig,
     """A digest of what decides an auditor's verdicts: the judge's name and its ``version`` where it has one (the
     local judge's model cards, the LLM judge's prompt version), the decomposer, the ``AuditConfig`` (W, O, global
     verification, prefilter) and every judge option given but those in ``_NOT_VERDICT`` (an LLM's base URL and
-    model, a threshold, ``--no-tagger``, ``--model-dir``, ...). ``audit --baseline`` reuses an earlier result only
-    when its fingerprint is this one. A model folder counts by its path and card versions, not by its bytes."""
+    model, a threshold, ``--no-tagger``, ``--model-dir``, ...; a prompt version by its stable id, ``v3`` for
+    ``llm@v3``, so that a fingerprint from before the versions had names still matches). ``audit --baseline``
+    reuses an earlier result only when its fingerprint is this one. A model folder counts by its path and card
+    versions, not by its bytes."""
+    given = {k: options[k] for k in sorted(options) if k not in _NOT_VERDICT and options[k] is not None}
+    if isinstance(given.get("prompt_version"), str):  # its stable id (``v3``): the same whichever spelling named it
+        given["prompt_version"] = lookup(given["prompt_version"])[0].stable_id
     doc = {
         "judge": judge.name, "version": getattr(judge, "version", None), "decomposer": decomposer.name,
-        "audit": dataclasses.asdict(config),
-        "options": {k: options[k] for k in sorted(options) if k not in _NOT_VERDICT and options[k] is not None},
+        "audit": dataclasses.asdict(config), "options": given,
     }
     return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:16]
 

@@ -12,7 +12,7 @@ from typing import Any, Literal, Mapping, Optional, Union
 
 from ..errors import ConfigError
 from .pricing import price_for
-from .verdicts import READINGS
+from .prompt_versions import DEFAULT_LLM, resolve
 
 Granularity = Literal["per-claim", "batched"]
 Decomposition = Literal["sentence", "holistic"]
@@ -115,19 +115,23 @@ class Endpoint:
 @dataclass(frozen=True)
 class LLMJudgeOptions:
     """How the LLM judge uses its endpoint: ``granularity`` (``per-claim``, paper-exact, or ``batched``),
-    ``prompt_version`` (``rt4chart.llm.verdicts``: ``v2``, paper-exact, verbatim evidence quotes, or ``v3``, numbered
-    context sentences cited by number; the decomposers' prompts are the same in both) and ``decomposition``
+    ``prompt_version`` (``rt4chart.llm.prompt_versions``: ``llm@v2``, paper-exact, verbatim evidence quotes, or
+    ``llm@v3``, numbered context sentences cited by number; the decomposers' prompts are the same in both; an old
+    spelling, ``v2`` or ``v3``, is read as the new name with a ``DeprecationWarning``) and ``decomposition``
     (``sentence`` or ``holistic``)."""
 
     granularity: Granularity = "per-claim"
-    prompt_version: str = "v2"
+    prompt_version: str = DEFAULT_LLM
     decomposition: Decomposition = "sentence"
 
     def __post_init__(self) -> None:
         if self.granularity not in ("per-claim", "batched"):
             raise ConfigError(f"granularity must be 'per-claim' or 'batched', got {self.granularity!r}")
-        if self.prompt_version not in READINGS:
-            raise ConfigError(f"prompt_version must be one of {', '.join(READINGS)}, got {self.prompt_version!r}")
+        try:
+            version = resolve(self.prompt_version, judge="llm", stacklevel=3)  # the caller of LLMJudgeOptions(...)
+        except ConfigError as e:
+            raise ConfigError(f"prompt_version: {e}") from None
+        object.__setattr__(self, "prompt_version", version.name)
         if self.decomposition not in ("sentence", "holistic"):
             raise ConfigError(f"decomposition must be 'sentence' or 'holistic', got {self.decomposition!r}")
 

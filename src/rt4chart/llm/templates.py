@@ -21,9 +21,9 @@ from typing import Mapping, Sequence
 
 from ..errors import ConfigError
 
-#: the version of the LLM judge's and decomposers' templates in use: ``v2``, the paper's prompts (RT4CHART Table 2),
-#: frozen (a change is a new version); ``v3`` cites numbered sentences. The hybrid judge's one-token prompt has its own
-#: name and version (``hybrid_supports.v4``).
+#: the template files' version a template is loaded at by default: ``v2``, the stable id of ``llm@v2`` (the paper's
+#: prompts, RT4CHART Table 2, frozen) and of the decomposers' prompts. Which versions there are, their names
+#: (``llm@v2``, ``llm@v3``, ``hybrid@v4``) and their template files' versions: ``rt4chart.llm.prompt_versions``.
 PROMPT_VERSION = "v2"
 _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 _MARKER = re.compile(r"([<>])\1{2,}")
