@@ -1,7 +1,9 @@
 """The tagger's export (``train_local_tagger --stage export``): ONNX (opset 17; checked against PyTorch), each
 layer's attention fused into one ``MultiHeadAttention`` node (``tagger_graph``; checked against the plain graph), the
-last layer cut to the claim tokens' rows (checked against the fused graph there), then int8 dynamic quantization;
-fp32 and int8 scored on validation. Writes ``local_tagger.onnx``, its tokenizer and card to ``--out-dir``.
+last layer cut to the claim tokens' rows (checked against the fused graph there), then int8 dynamic quantization
+(uint8 activations, int8 weights in [-127, 127]: exact on x86 only through ``rt4chart.judges.runtime.cpu_session``'s
+U8S8 guard, which the scoring here applies too); fp32 and int8 scored on validation. Writes ``local_tagger.onnx``,
+its tokenizer and card to ``--out-dir``.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ def export(args, cache: Path) -> Path:
     from safetensors.torch import load_file
 
     from rt4chart.judges.local.tagger import ROWS_INPUT
+    from rt4chart.judges.runtime import PRECISE_INT8, u8s8_saturates
 
     from .tagger_graph import fuse_file, quantize_as_shipped, rows_file
 
@@ -98,6 +101,8 @@ def export(args, cache: Path) -> Path:
     for name, path in (("fp32", fp32), ("int8", target)):
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = args.threads
+        if u8s8_saturates():  # scored as the judge runs it: exact int8 products on a CPU without VNNI too
+            opts.add_session_config_entry(PRECISE_INT8, "1")
         s = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
         by_rows = any(x.name == ROWS_INPUT for x in s.get_inputs())
         t0 = time.time()

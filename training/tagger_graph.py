@@ -159,6 +159,25 @@ def quantize(src: Path, dst: Path, **options: Any) -> None:
     quantize_dynamic(str(src), str(dst), extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT}, **options)
 
 
+def u8s8_probe(dst: Path) -> None:
+    """Write the probe that ``rt4chart.judges.runtime.u8s8_saturates`` runs (``runtime.PROBE_MODEL``): one
+    ``MatMulInteger`` of a uint8 input ``a`` (4, 64) by a constant int8 weight of 127s (64, 16), zero points 0. Its
+    exact result is 64 * 255 * 127 where ``a`` is all 255; a U8S8 kernel that saturates pairs gives 32 * 32767."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    inits = [numpy_helper.from_array(np.full((64, 16), 127, dtype=np.int8), "w"),
+             numpy_helper.from_array(np.zeros(16, dtype=np.int8), "w_zp"),
+             numpy_helper.from_array(np.array(0, dtype=np.uint8), "a_zp")]
+    graph = helper.make_graph([helper.make_node("MatMulInteger", ["a", "w", "a_zp", "w_zp"], ["y"])], "u8s8_probe",
+                              [helper.make_tensor_value_info("a", TensorProto.UINT8, [4, 64])],
+                              [helper.make_tensor_value_info("y", TensorProto.INT32, [4, 16])], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], producer_name="rt4chart")
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    onnx.save(model, str(dst))
+
+
 def quantize_as_shipped(src: Path, dst: Path) -> None:
     """The shipped tagger's quantization: int8 weights per output channel (per tensor, the int8 logits were 2.4
     times further from fp32's)."""

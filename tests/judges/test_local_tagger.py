@@ -210,3 +210,77 @@ def test_model_dir_option_loads_a_retrained_models_folder(tmp_path, monkeypatch)
         make_judge("lexical", model_dir=retrained)
     with pytest.raises(ConfigError, match=f"no trained local judge model in {tmp_path}"):
         make_judge("local", model_dir=tmp_path)
+
+
+def _int8_weights(path):
+    """The constant weight of every ``MatMulInteger`` in the graph at ``path``."""
+    import onnx
+    from onnx import numpy_helper
+
+    m = onnx.load(str(path))
+    inits = {i.name: i for i in m.graph.initializer}
+    return [numpy_helper.to_array(inits[n.input[1]]) for n in m.graph.node if n.op_type == "MatMulInteger"]
+
+
+def test_shipped_tagger_has_full_range_int8_weights_so_sessions_need_the_u8s8_guard():
+    # onnxruntime's U8S8 kernels on x86 without VNNI add pairs of uint8 * int8 products in 16 bits (VPMADDUBSW):
+    # 255 * 127 * 2 > 32767. Only weights within [-64, 64] (reduce_range) cannot saturate; the tagger's are 8-bit,
+    # so its exactness rests on runtime.cpu_session's guard (u8s8_saturates, then the U8U8 kernels)
+    from rt4chart.judges import runtime
+
+    weights = _int8_weights(local.model_dir() / T.TAGGER_MODEL)
+    assert len(weights) == 37 and all(w.dtype == np.int8 for w in weights)
+    assert max(int(np.abs(w.astype(np.int16)).max()) for w in weights) > 64
+    # the guard's probe is exact once the option is set, on any CPU; without it, exact or saturated pairs
+    assert runtime.probe_value(runtime.probe_session(precise=True)) == runtime._PROBE_EXACT
+    assert runtime.probe_value(runtime.probe_session()) in (runtime._PROBE_EXACT, 32 * 32767)
+    assert runtime.u8s8_saturates() == (runtime.probe_value(runtime.probe_session()) != runtime._PROBE_EXACT)
+
+
+def test_shipped_probe_is_the_graph_training_writes(tmp_path):
+    from rt4chart.judges import runtime
+    from training.tagger_graph import u8s8_probe
+
+    u8s8_probe(tmp_path / "probe.onnx")
+    assert (tmp_path / "probe.onnx").read_bytes() == (local.model_dir() / runtime.PROBE_MODEL).read_bytes()
+
+
+def test_cpu_session_sets_the_precise_int8_option_only_where_the_probe_saturates(monkeypatch):
+    from rt4chart.judges import runtime
+
+    path = local.model_dir() / runtime.PROBE_MODEL
+    for saturates in (True, False):
+        monkeypatch.setattr(runtime, "u8s8_saturates", lambda: saturates)
+        opts = runtime.cpu_session(path, 1).get_session_options()
+        if saturates:
+            assert opts.get_session_config_entry(runtime.PRECISE_INT8) == "1"
+        else:
+            with pytest.raises(RuntimeError, match="does not have configuration"):
+                opts.get_session_config_entry(runtime.PRECISE_INT8)
+
+
+def test_the_precise_int8_option_leaves_the_tagger_probabilities_unchanged():
+    # the option's rewrite (int8 weight + 128, zero point + 128) keeps every integer product, so the tagger gives the
+    # same logits bit for bit (on a VNNI CPU: what the U8S8 kernels give; on one without: what they should give)
+    import onnxruntime as ort
+
+    from rt4chart.judges import runtime
+
+    enc = T.Encoder(TOKENIZER).encode("How long is the free trial?", [MUSEUM_LIKE] * 6,
+                                      "The free trial lasts 30 days and costs 12 dollars a month after that.")
+    feed = {"input_ids": enc.ids[None], "token_type_ids": enc.types[None], T.ROWS_INPUT: enc.positions}
+    out = []
+    for precise in (False, True):
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = 1
+        if precise:
+            opts.add_session_config_entry(runtime.PRECISE_INT8, "1")
+        s = ort.InferenceSession(str(local.model_dir() / T.TAGGER_MODEL), opts, providers=["CPUExecutionProvider"])
+        out.append(s.run(None, feed)[0])
+    if runtime.u8s8_saturates():  # pragma: no cover - a CPU without VNNI: the plain kernels differ, by design
+        return
+    assert np.array_equal(out[0], out[1])
+
+
+MUSEUM_LIKE = ("The free trial lasts 14 days. After the trial the plan costs 12 dollars a month. Support is by email "
+               "only, and answers arrive within two working days. The museum opened in 1932 in a railway station.")
