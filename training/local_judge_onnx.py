@@ -16,8 +16,9 @@ ONNX_IR_VERSION = 8
 PRODUCER = "rt4chart scripts/train_local_judge.py"
 
 
-def export(model, n_features: int, path: Path) -> None:
-    """Write a fitted HistGradientBoostingClassifier as an ONNX TreeEnsembleRegressor giving the raw logit."""
+def export(model, n_features: int, path: Path, offset: float = 0.0) -> None:
+    """Write a fitted HistGradientBoostingClassifier as an ONNX TreeEnsembleRegressor giving the raw logit (plus
+    ``offset``, a shift of every output's logit)."""
     import onnx
     from onnx import TensorProto, helper
 
@@ -40,8 +41,8 @@ def export(model, n_features: int, path: Path) -> None:
                 a["target_ids"].append(0)
                 a["target_weights"].append(float(nd["value"]))
     node = helper.make_node("TreeEnsembleRegressor", ["X"], ["Y"], domain="ai.onnx.ml", n_targets=1,
-                            base_values=[float(np.ravel(model._baseline_prediction)[0])], post_transform="NONE",
-                            aggregate_function="SUM", **a)
+                            base_values=[float(np.ravel(model._baseline_prediction)[0]) + offset],
+                            post_transform="NONE", aggregate_function="SUM", **a)
     graph = helper.make_graph([node], path.stem, [helper.make_tensor_value_info("X", TensorProto.FLOAT,
                                                                                 [None, n_features])],
                               [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [None, 1])])

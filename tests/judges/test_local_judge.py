@@ -332,7 +332,9 @@ def test_the_judge_applies_the_unseen_rules_floor_to_the_models_probability(monk
 
 @pytest.mark.parametrize("stage", ["calibrator", "calibrator_t"])
 def test_the_calibrators_never_lower_the_risk_of_a_riskier_claim_and_read_the_input_shape(stage):
-    calibrator = getattr(local.LocalJudge()._models, stage)
+    models = local.LocalJudge()._models
+    calibrator = getattr(models, stage)
+    features = getattr(models, stage.replace("calibrator", "calibrator_features"))
     assert calibrator is not None  # both pairs ship one
     p = np.linspace(0.0, 1.0, 101)
     risks = []
@@ -341,17 +343,50 @@ def test_the_calibrators_never_lower_the_risk_of_a_riskier_claim_and_read_the_in
     for ctx, question in ((CTX, "How long does the free trial last?"), (record, None), (" ".join([CTX] * 30), None)):
         rows = F.claim_rows("The trial lasts 14 days.", ctx, question)
         matrix = F.claim_matrix([np.zeros(len(rows.spans))], [rows])
-        risk = M.Models.run(calibrator, local.calibrator_rows(p, np.repeat(matrix, len(p), axis=0)))
+        risk = M.Models.run(calibrator, local.calibrator_rows(p, np.repeat(matrix, len(p), axis=0), features))
         assert (np.diff(risk) >= 0).all() and risk[-1] > risk[0]
         risks.append(risk)
     # the same claim probability is another answer risk for a question, a record, a long text
     assert max(np.abs(risks[0] - risks[1]).max(), np.abs(risks[1] - risks[2]).max()) > 0.02
 
 
+def test_a_context_shorter_than_the_cards_cut_is_read_by_the_short_context_calibrator():
+    models = local.LocalJudge()._models
+    assert models.short is not None and models.short_t is not None
+    below = models.card["short_calibrator"]["below_chars"]
+    assert 300 < below < 2000  # below almost every RAGTruth context, above an NLI premise
+    claims = [_claim("The free trial lasts 14 days.")]
+    for ctx, short in ((CTX, True), (" ".join([CTX] * 30), False)):
+        assert (len(ctx) < below) == short
+        rows = local.LocalJudge.rows(claims, ctx, None)
+        p = M.Models.run(models.words, rows[0].matrix)
+        matrix = F.claim_matrix([p], rows)
+        raw = M.Models.run(models.claims, matrix)
+        session, features = (models.short.session, models.short.features) if short else \
+            (models.calibrator, models.calibrator_features)
+        expected = M.Models.run(session, local.calibrator_rows(raw, matrix, features))
+        assert np.allclose(models.predict(rows).claim_p, expected)
+
+
+def test_the_calibrators_read_the_columns_their_cards_name_and_an_older_card_the_first_five(tmp_path):
+    models = local.LocalJudge()._models
+    assert models.calibrator_features[0] == models.calibrator_features_t[0] == "claim_p"
+    assert list(models.calibrator_features) == models.card["calibrator"]["features"]
+    assert list(models.calibrator_features_t) == models.tagger_card["trees"]["calibrator"]["features"]
+    rows = F.claim_rows("The trial lasts 14 days and costs 9 dollars.", CTX, None)
+    matrix = F.claim_matrix([np.zeros(len(rows.spans))], [rows])
+    named = local.calibrator_rows(np.array([0.3]), matrix, ("claim_p", "c_found_frac", "r_ev_chars"))
+    col = F.CLAIM_MODEL_FEATURES.index
+    assert named.tolist() == [[0.3, matrix[0, col("c_found_frac")], matrix[0, col("r_ev_chars")]]]
+    assert local.calibrator_rows(np.array([0.3]), matrix).shape == (1, len(local.CALIBRATOR_FEATURES))
+
+
 @pytest.mark.parametrize("name, card_name, key, semantic", [
     (local.CALIBRATOR_T, local.TAGGER_CARD, "calibrator", True),
     (local.SPAN_MODEL_T, local.TAGGER_CARD, "span_model", True),
     (local.CALIBRATOR, local.CARD, "calibrator", False),
+    (local.CALIBRATOR_SHORT, local.CARD, "short_calibrator", False),
+    (local.CALIBRATOR_SHORT_T, local.TAGGER_CARD, "short_calibrator", True),
 ])
 def test_a_missing_calibrator_or_span_model_is_a_clear_error_and_an_older_card_runs_without_one(
         tmp_path, name, card_name, key, semantic):
@@ -365,7 +400,9 @@ def test_a_missing_calibrator_or_span_model_is_a_clear_error_and_an_older_card_r
     judge = local.LocalJudge(directory=d)
     assert judge.semantic
     claims = [_claim("The free trial lasts 14 days."), _claim("The free trial lasts 30 days.", 1)]
-    old, new = judge.score(claims, CTX, None, semantic=semantic), local.LocalJudge().score(claims, CTX, None,
+    # the short-context calibrators read short contexts, the others longer ones
+    ctx = CTX if key == "short_calibrator" else " ".join([CTX] * 30)
+    old, new = judge.score(claims, ctx, None, semantic=semantic), local.LocalJudge().score(claims, ctx, None,
                                                                                            semantic=semantic)
     assert old.tagged == new.tagged == semantic  # the tagger read them (or not) either way
     if key == "span_model":  # the same claim risks, other word probabilities

@@ -46,14 +46,16 @@ int8) ship in the wheel.
 """
 
 from .judge import LocalJudge, Reading, Scores
-from .models import (CALIBRATOR, CALIBRATOR_FEATURES, CALIBRATOR_T, CARD, CLAIM_MODEL, CLAIM_MODEL_T, SPAN_FEATURES,
-                     SPAN_MODEL_MIN_RISK, SPAN_MODEL_T, TAGGER_CARD, WORD_MODEL, WORD_MODEL_T, Prediction,
-                     calibrator_rows, is_available, model_dir, span_rows)
+from .models import (CALIBRATOR, CALIBRATOR_FEATURES, CALIBRATOR_SHORT, CALIBRATOR_SHORT_T, CALIBRATOR_T, CARD,
+                     CLAIM_MODEL, CLAIM_MODEL_T, SPAN_FEATURES, SPAN_MODEL_MIN_RISK, SPAN_MODEL_T, TAGGER_CARD,
+                     WORD_MODEL, WORD_MODEL_T, Prediction, calibrator_rows, is_available, model_dir,
+                     span_rows)
 from .rules import decided_by_rule, exempt, shares_something
 from .spans import merge_words
 
 __all__ = [
-    "CALIBRATOR", "CALIBRATOR_FEATURES", "CALIBRATOR_T", "CARD", "CLAIM_MODEL", "CLAIM_MODEL_T", "LocalJudge",
+    "CALIBRATOR", "CALIBRATOR_FEATURES", "CALIBRATOR_SHORT", "CALIBRATOR_SHORT_T", "CALIBRATOR_T", "CARD",
+    "CLAIM_MODEL", "CLAIM_MODEL_T", "LocalJudge",
     "Prediction", "Reading", "SPAN_FEATURES", "SPAN_MODEL_MIN_RISK", "SPAN_MODEL_T", "Scores",
     "TAGGER_CARD", "WORD_MODEL", "WORD_MODEL_T", "calibrator_rows", "decided_by_rule", "exempt", "is_available",
     "merge_words", "model_dir", "shares_something", "span_rows",

@@ -8,6 +8,7 @@ claims judged together.
 from __future__ import annotations
 
 import json
+import math
 import threading
 from functools import lru_cache
 from importlib import resources
@@ -38,6 +39,12 @@ CALIBRATOR_T = "local_judge_calibrator_tagger.onnx"
 #: the calibrators' inputs: the claim model's probability (monotone: a riskier claim never lowers the answer's risk),
 #: whether there is a question, whether the context is a record, the context's and the answer's length
 CALIBRATOR_FEATURES = ("claim_p", "r_question_words", "r_ev_brace", "r_ev_chars", "a_words")
+#: the short-context calibrators (trees alone, with the tagger): for a context shorter than the card's
+#: ``short_calibrator.below_chars`` (shorter than almost every RAGTruth context the trees learned from), the claim
+#: probability beside the claim's lexical coverage, fitted on the NLI sets that may train a shipped model
+#: (``python -m training.world_calibrator``); used when the cards name them, with the features they name
+CALIBRATOR_SHORT = "local_judge_calibrator_short.onnx"
+CALIBRATOR_SHORT_T = "local_judge_calibrator_short_tagger.onnx"
 #: the semantic stage's span model: P(word inside a hallucinated span) again, from the word model's probability of the
 #: word beside those of its neighbours in the claim and the claim's own risk (RAGTruth's spans are phrases, and the
 #: word model reads each word alone); its output is what ``word_threshold`` cuts. Used when the tagger's card names it
@@ -71,12 +78,14 @@ def is_available(directory: Optional[Path] = None) -> bool:
     return True
 
 
-def calibrator_rows(claim_p: np.ndarray, claim_matrix: np.ndarray) -> np.ndarray:
-    """The calibrator's input rows (``CALIBRATOR_FEATURES``), one per claim: its probability beside the record and
-    answer features of ``claim_matrix`` (whose columns start with ``F.CLAIM_MODEL_FEATURES``, the semantic stage's
-    tagger columns or not)."""
-    col = F.CLAIM_MODEL_FEATURES.index
-    return np.column_stack([claim_p] + [claim_matrix[:, col(c)] for c in CALIBRATOR_FEATURES[1:]])
+def calibrator_rows(claim_p: np.ndarray, claim_matrix: np.ndarray,
+                    features: Sequence[str] = CALIBRATOR_FEATURES) -> np.ndarray:
+    """The calibrator's input rows, one per claim: its probability, then the columns ``features[1:]`` of
+    ``claim_matrix`` (whose columns are ``F.CLAIM_MODEL_FEATURES``, then, for the semantic stage, the tagger's
+    ``T.CLAIM_COLUMNS``). ``features`` is the list the model card names (``CALIBRATOR_FEATURES`` for cards that name
+    none)."""
+    columns = F.CLAIM_MODEL_FEATURES + T.CLAIM_COLUMNS
+    return np.column_stack([claim_p] + [claim_matrix[:, columns.index(c)] for c in features[1:]])
 
 
 def span_rows(word_p: Sequence[np.ndarray], claim_p: np.ndarray, tagged: Sequence[np.ndarray]) -> np.ndarray:
@@ -95,6 +104,15 @@ def span_rows(word_p: Sequence[np.ndarray], claim_p: np.ndarray, tagged: Sequenc
                                     np.full(n, p.mean()), np.arange(n) / max(n - 1, 1), np.full(n, n),
                                     np.full(n, q), rank / n, T.word_column(t)[:, 0]]))
     return np.concatenate(out)
+
+
+class Short(NamedTuple):
+    """A short-context calibrator: its session, its input columns, and the context length it reads below (on the
+    ``r_ev_chars`` scale, log1p of the characters)."""
+
+    session: Any
+    features: tuple[str, ...]
+    below: float
 
 
 class Prediction(NamedTuple):
@@ -140,6 +158,11 @@ class Models:
 
         self.words, self.claims = session(WORD_MODEL), session(CLAIM_MODEL)
         self.calibrator = named(self.card, "calibrator", CALIBRATOR, "python -m training.train_local_judge")
+        self.calibrator_features = tuple(self.card.get("calibrator", {}).get("features", CALIBRATOR_FEATURES))
+        self.calibrator_features_t = CALIBRATOR_FEATURES
+        retrain_short = "python -m training.world_calibrator fit"
+        self.short = self._short(self.card, named(self.card, "short_calibrator", CALIBRATOR_SHORT, retrain_short))
+        self.short_t: Optional[Short] = None
         # the semantic stage, when its files (and the tokenizers package) are present; the tagger itself loads on
         # first use (``tagger``)
         self.has_tagger = False
@@ -162,6 +185,15 @@ class Models:
             retrain = "python -m training.train_local_judge --semantic"
             self.calibrator_t = named(trees, "calibrator", CALIBRATOR_T, retrain)
             self.spans_t = named(trees, "span_model", SPAN_MODEL_T, retrain)
+            self.calibrator_features_t = tuple(trees.get("calibrator", {}).get("features", CALIBRATOR_FEATURES))
+            self.short_t = self._short(trees, named(trees, "short_calibrator", CALIBRATOR_SHORT_T, retrain_short))
+
+    @staticmethod
+    def _short(card: dict[str, Any], session: Any) -> Optional["Short"]:
+        if session is None:
+            return None
+        spec = card["short_calibrator"]
+        return Short(session, tuple(spec["features"]), math.log1p(float(spec["below_chars"])))
 
     @property
     def tagger(self) -> Optional[T.Tagger]:
@@ -204,10 +236,21 @@ class Models:
         by_rule = decided_by_rule(matrix, spared, claim_p)
         if tagged is not None and self.spans_t is not None:
             per_claim = np.split(self.run(self.spans_t, span_rows(per_claim, claim_p, tagged)), ends)
-        calibrator = self.calibrator if tagged is None else self.calibrator_t
-        if calibrator is not None:
-            claim_p = self.run(calibrator, calibrator_rows(claim_p, matrix))
-        return Prediction(per_claim, claim_p, by_rule)
+        calibrator, features = (self.calibrator, self.calibrator_features) if tagged is None else \
+            (self.calibrator_t, self.calibrator_features_t)
+        short = self.short if tagged is None else self.short_t
+        # a short context's claims go to the short-context calibrator, but for those ``spared`` (remarks about the
+        # sources, claims stating only the evidence's numbers: nothing an NLI pair is made of)
+        reads_short = np.zeros(len(rows), dtype=bool)
+        if short is not None and matrix[0, F.CLAIM_MODEL_FEATURES.index("r_ev_chars")] < short.below:
+            reads_short = ~spared if spared is not None else np.ones(len(rows), dtype=bool)
+        risk = claim_p
+        if calibrator is not None and not reads_short.all():
+            risk = self.run(calibrator, calibrator_rows(claim_p, matrix, features))
+        if reads_short.any():
+            risk = np.where(reads_short, self.run(short.session, calibrator_rows(claim_p, matrix, short.features)),
+                            risk)
+        return Prediction(per_claim, risk, by_rule)
 
 
 @lru_cache(maxsize=4)

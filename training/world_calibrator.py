@@ -1,0 +1,245 @@
+"""Fit the local judge's short-context calibrators (trees alone, trees with the tagger) on the NLI sets that may
+train a model we ship, chosen by leave-one-source-out, on the rows of ``python -m training.world_rows``::
+
+    python3 -m training.world_calibrator select [--rows runs/world-rows]   # the leave-one-source-out table
+    python3 -m training.world_calibrator fit [--features NAME] [--rows ...] [--out-dir DIR]   # write the models
+
+The trees and their calibrators learned from RAGTruth, whose contexts are passages, articles and records of
+hundreds of words; a claim against a context shorter than almost all of them (``SHORT_QUANTILE`` of RAGTruth train's
+context lengths, ``short_chars``) is out of what they saw. For such contexts the judge turns the claim model's
+probability into a risk with a **short-context calibrator**: the claim probability beside the claim's lexical
+coverage (``COVER``) and the record's shape, fitted on each NLI pair's riskiest claim with the pair's label (not
+entailed = 1), every source weighing the same. ``select`` fits each candidate feature set (``CANDIDATES``) on all
+sources but one and ranks the one left out, composing both calibrators as the judge does (the tagger's when
+``rules.needs_tagger`` reads the trees-alone risk as not clearly supported). ``fit`` fits the chosen set on all
+sources, exports both to ONNX and names them, their features and the length cut in the model cards. Longer contexts,
+RAGTruth's among them, keep the calibrators of ``training.train_local_judge``. Needs scikit-learn and onnx.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+
+from rt4chart.eval.metrics import auroc
+from rt4chart.judges.local import (CALIBRATOR, CALIBRATOR_FEATURES, CALIBRATOR_SHORT, CALIBRATOR_SHORT_T, CALIBRATOR_T,
+                                   CARD, CLAIM_MODEL, CLAIM_MODEL_T, SPAN_MODEL_T, TAGGER_CARD, WORD_MODEL,
+                                   WORD_MODEL_T, model_dir)
+from rt4chart.judges.local import features as F
+from rt4chart.judges.local import rules as R
+from rt4chart.judges.local import tagger as T
+
+from .local_judge_onnx import export
+from .world_rows import RAGTRUTH, SOURCES
+
+#: the claim-model matrix's columns (the tagged pair's adds the tagger's claim columns)
+COLUMNS = F.CLAIM_MODEL_FEATURES
+COLUMNS_T = F.CLAIM_MODEL_FEATURES + T.CLAIM_COLUMNS
+COVER = ("c_uncovered", "c_cover1", "c_cover_a", "c_found_frac", "c_bigram_frac", "c_content", "c_words")
+CHECKS = ("c_missing_numbers", "c_missing_names", "c_negation_match", "c_negated", "c_rival_cover")
+SHAPE = ("r_ev_sentences", "a_claims")
+WORDS = ("p_max", "p_mean")
+#: candidate feature sets after the claim probability: (trees alone, with the tagger)
+CANDIDATES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "card-features": (CALIBRATOR_FEATURES[1:], CALIBRATOR_FEATURES[1:]),
+    "cover": (CALIBRATOR_FEATURES[1:] + COVER, CALIBRATOR_FEATURES[1:] + COVER),
+    "cover+checks": (CALIBRATOR_FEATURES[1:] + COVER + CHECKS + SHAPE,
+                     CALIBRATOR_FEATURES[1:] + COVER + CHECKS + SHAPE),
+    "all": (CALIBRATOR_FEATURES[1:] + COVER + CHECKS + SHAPE + WORDS,
+            CALIBRATOR_FEATURES[1:] + COVER + CHECKS + SHAPE + WORDS + ("t_max", "t_mean")),
+}
+#: a context shorter than this share of RAGTruth train's contexts is read by the short-context calibrators
+SHORT_QUANTILE = 0.005
+#: a source's weight beside the others' (breaking_nli is nearly all contradictions written by one word swap)
+SOURCE_WEIGHT = {"breaking_nli": 0.5}
+
+
+def load(rows_dir: str) -> dict[str, dict]:
+    return {s: dict(np.load(Path(rows_dir) / f"{s}.npz")) for s in SOURCES if (Path(rows_dir) / f"{s}.npz").exists()}
+
+
+def design(d: dict, names: tuple[str, ...], tagged: bool) -> np.ndarray:
+    """Every claim's calibrator row: its raw claim probability, then ``names`` from its claim-model matrix."""
+    cols = COLUMNS_T if tagged else COLUMNS
+    m = d["matrix_t" if tagged else "matrix"]
+    return np.column_stack([d["raw_t" if tagged else "raw"]] + [m[:, cols.index(n)] for n in names])
+
+
+def riskiest(d: dict, tagged: bool) -> np.ndarray:
+    """The row index of each record's riskiest claim by the raw claim probability."""
+    raw, rec = d["raw_t" if tagged else "raw"], d["record"]
+    out = []
+    for r in np.unique(rec):
+        idx = np.flatnonzero(rec == r)
+        out.append(idx[int(np.argmax(raw[idx]))])
+    return np.array(out)
+
+
+def model(iters: int = 200, leaves: int = 15, min_leaf: int = 100, n_features: int = 1, seed: int = 13):
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    return HistGradientBoostingClassifier(max_iter=iters, learning_rate=0.05, max_leaf_nodes=leaves,
+                                          min_samples_leaf=min_leaf, l2_regularization=1.0, early_stopping=False,
+                                          random_state=seed, monotonic_cst=[1] + [0] * (n_features - 1))
+
+
+def fit_pair(data: dict[str, dict], sources, names: tuple[tuple[str, ...], tuple[str, ...]]) -> list:
+    """Both calibrators fitted on the riskiest claims of ``sources``, every source weighing the same."""
+    out = []
+    for tagged, feat in ((False, names[0]), (True, names[1])):
+        X, y, w = [], [], []
+        for s in sources:
+            d = data[s]
+            i = riskiest(d, tagged)
+            X.append(design(d, feat, tagged)[i])
+            y.append(d["y"][i])
+            w.append(np.full(len(i), SOURCE_WEIGHT.get(s, 1.0) / len(i)))
+        X, y, w = np.concatenate(X), np.concatenate(y), np.concatenate(w)
+        m = model(n_features=X.shape[1])
+        m.fit(X, y, sample_weight=w * len(w) / w.sum())
+        out.append(m)
+    return out
+
+
+def answer_scores(d: dict, pair: list, names, skip_below: float = R.SKIP_TAGGER_BELOW) -> np.ndarray:
+    """Each record's answer score as the judge composes it: the trees-alone calibrator's riskiest claim, or, when
+    that is not clearly supported (a rule fired, a short unmatched claim, or a risk at ``skip_below``), the tagged
+    calibrator's."""
+    q0 = pair[0].predict_proba(design(d, names[0], False))[:, 1]
+    q1 = pair[1].predict_proba(design(d, names[1], True))[:, 1]
+    rec = d["record"]
+    out = []
+    for r in np.unique(rec):
+        idx = rec == r
+        needs = d["short"][idx].any() or d["by_rule"][idx].any() or q0[idx].max() >= skip_below
+        out.append((q1 if needs else q0)[idx].max())
+    return np.array(out)
+
+
+def labels(d: dict) -> np.ndarray:
+    rec = d["record"]
+    return np.array([d["y"][rec == r][0] for r in np.unique(rec)])
+
+
+def shipped_scores(d: dict) -> np.ndarray:
+    rec = d["record"]
+    return np.array([(d["cal_t"] if d["needs"][rec == r].any() else d["cal"])[rec == r].max()
+                     for r in np.unique(rec)])
+
+
+def uncovered(d: dict) -> np.ndarray:
+    """A word-overlap baseline on the same rows: the riskiest claim's share of content words not found."""
+    rec, m = d["record"], d["matrix"]
+    share = 1.0 - m[:, COLUMNS.index("c_found_frac")]
+    return np.array([share[rec == r].max() for r in np.unique(rec)])
+
+
+def short_only(data: dict[str, dict], below: int) -> dict[str, dict]:
+    """The NLI sources' claims whose context is shorter than ``below`` characters (the ones the short-context
+    calibrators read)."""
+    cut, col = np.log1p(below), COLUMNS.index("r_ev_chars")
+    return {s: {k: v[d["matrix"][:, col] < cut] for k, v in d.items()} for s, d in data.items() if s not in RAGTRUTH}
+
+
+def short_chars(quantile: float = SHORT_QUANTILE) -> int:
+    """The context length (characters) below which a context is shorter than all but ``quantile`` of RAGTruth
+    train's."""
+    from rt4chart.eval.datasets import load_ragtruth
+
+    from .splits import data_dir
+
+    lengths = [len(r.context) for r in load_ragtruth("train", data_dir=data_dir())]
+    return int(np.quantile(lengths, quantile))
+
+
+def select(args) -> None:
+    data = short_only(load(args.rows), short_chars())
+    sources = list(data)
+    print("| held-out source | n | shipped | word overlap | " + " | ".join(CANDIDATES) + " |")
+    print("|---|---|---|---|" + "---|" * len(CANDIDATES))
+    means: dict[str, list] = {k: [] for k in ("shipped calibrators", "overlap", *CANDIDATES)}
+    for s in sources:
+        y = labels(data[s])
+        row = {"shipped calibrators": auroc(y, shipped_scores(data[s])), "overlap": auroc(y, uncovered(data[s]))}
+        for name, feat in CANDIDATES.items():
+            pair = fit_pair(data, [t for t in sources if t != s], feat)
+            row[name] = auroc(y, answer_scores(data[s], pair, feat))
+        for k, v in row.items():
+            means[k].append(v)
+        print(f"| {s} | {len(y)} | " + " | ".join(f"{row[k]:.3f}" for k in means) + " |", flush=True)
+    print("| mean | | " + " | ".join(f"{np.mean(v):.3f}" for v in means.values()) + " |")
+
+
+def shift(data: dict[str, dict], sources, feat, threshold: float) -> tuple[float, float, float, float]:
+    """The logit shift that puts the short-context risk's balanced cut at the judge's ``threshold``: the cut of
+    highest Youden's J (recall of the not-entailed pairs minus the share of entailed pairs flagged) over every
+    source's out-of-source risks (scored by the pair fitted on the other sources). The NLI sets' share of
+    not-entailed pairs (about two thirds) is theirs, not a user's: the balanced cut reads no prior."""
+    risk, gold = [], []
+    for s in sources:
+        pair = fit_pair(data, [t for t in sources if t != s], feat)
+        risk.append(answer_scores(data[s], pair, feat))
+        gold.append(labels(data[s]))
+    r, y = np.concatenate(risk), np.concatenate(gold)
+    grid = np.round(np.arange(0.05, 0.95, 0.005), 3)
+    j = [(r[y == 1] >= t).mean() - (r[y == 0] >= t).mean() for t in grid]
+    cut = float(grid[int(np.argmax(j))])
+    logit = lambda p: float(np.log(p / (1.0 - p)))  # noqa: E731
+    return logit(threshold) - logit(cut), cut, float((r[y == 1] >= cut).mean()), float((r[y == 0] >= cut).mean())
+
+
+def fit(args) -> None:
+    below = short_chars()
+    data = short_only(load(args.rows), below)
+    feat = CANDIDATES[args.features]
+    sources = list(data)
+    threshold = json.loads((Path(args.out_dir or model_dir()) / CARD).read_text())["threshold"]
+    offset, cut, recall, flagged = shift(data, sources, feat, threshold)
+    print(f"[shift] balanced cut {cut:.3f} (out of source: {recall:.3f} of the not-entailed pairs flagged, "
+          f"{flagged:.3f} of the entailed): logit shift {offset:+.3f} puts it at the judge's threshold {threshold}")
+    pair = fit_pair(data, sources, feat)
+    out = Path(args.out_dir or model_dir())
+    export(pair[0], 1 + len(feat[0]), out / CALIBRATOR_SHORT, offset)
+    export(pair[1], 1 + len(feat[1]), out / CALIBRATOR_SHORT_T, offset)
+    fitted_on = {s: int(len(np.unique(data[s]["record"]))) for s in sources}
+    card = json.loads((out / CARD).read_text())
+    tcard = json.loads((out / TAGGER_CARD).read_text())
+    for c, names in ((card, feat[0]), (tcard["trees"], feat[1])):
+        c["short_calibrator"] = {
+            "features": ["claim_p", *names], "monotonic": "claim_p", "below_chars": below,
+            "below": f"the {SHORT_QUANTILE:.3%} quantile of RAGTruth train's context lengths",
+            "trees": 200, "leaves": 15, "learning_rate": 0.05, "min_samples_leaf": 100,
+            "logit_shift": round(offset, 4),
+            "shifted_so": f"the judge's threshold is the balanced cut (highest Youden's J) of the out-of-source "
+                          f"risks: {recall:.3f} of the not-entailed NLI pairs flagged, {flagged:.3f} of the entailed",
+            "fitted_on": "each NLI pair's riskiest claim, pair label not entailed = 1, every source weighing the "
+                         "same (breaking_nli half): python -m training.world_rows, then python -m "
+                         f"training.world_calibrator fit --features {args.features}",
+            "sources": fitted_on, "selected_by": "leave-one-source-out: python -m training.world_calibrator select"}
+    # the versions name the files that decide (as training.train_local_judge writes them), the short ones too
+    files = (WORD_MODEL, CLAIM_MODEL, CALIBRATOR, CALIBRATOR_SHORT)
+    card["version"] = "2." + hashlib.sha256(b"".join((out / f).read_bytes() for f in files)).hexdigest()[:12]
+    files_t = (WORD_MODEL_T, CLAIM_MODEL_T, CALIBRATOR_T, SPAN_MODEL_T, CALIBRATOR_SHORT_T)
+    tcard["trees"]["version"] = hashlib.sha256(b"".join((out / f).read_bytes() for f in files_t)).hexdigest()[:12]
+    (out / CARD).write_text(json.dumps(card, indent=2) + "\n")
+    (out / TAGGER_CARD).write_text(json.dumps(tcard, indent=2) + "\n")
+    print(f"[fit] contexts under {below} characters: wrote {CALIBRATOR_SHORT}, {CALIBRATOR_SHORT_T} and the cards "
+          f"to {out}")
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("stage", choices=("select", "fit"))
+    ap.add_argument("--rows", default="runs/world-rows")
+    ap.add_argument("--features", default="cover", choices=tuple(CANDIDATES))
+    ap.add_argument("--out-dir", default=None)
+    args = ap.parse_args(argv)
+    (select if args.stage == "select" else fit)(args)
+
+
+if __name__ == "__main__":
+    main()

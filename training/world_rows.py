@@ -1,0 +1,140 @@
+"""The rows the local judge's calibrators are fitted on across sources (``python -m training.world_calibrator``):
+every claim of every record read by both tree pairs as the judge reads it at the global pass, with the raw and the
+shipped-calibrated claim probabilities, the claim-model matrix, the rule flags and the gold labels::
+
+    python3 -m training.world_rows [-o runs/world-rows] [--per-source 400] [--sources ragtruth-qa,snli,...]
+
+Sources: the RAGTruth validation slice of train by task (``training.splits.validation_records``: out-of-sample for
+the shipped trees, which never saw it) and the NLI sets that ``../shared/data/nli/README.md`` marks **train**, each a
+seeded sample of ``--per-source`` pairs (premise the context, hypothesis the answer, as a user sends them;
+``rt4chart.eval.datasets.load_nli``). No eval-only NLI set and no RAGTruth test record is read. One ``.npz`` per
+source under ``-o``; a source whose file exists is skipped, so a killed run resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+
+from rt4chart.audit.decompose import RuleDecomposer
+from rt4chart.eval.datasets import load_nli
+from rt4chart.judges.local import LocalJudge, calibrator_rows, decided_by_rule
+from rt4chart.judges.local import features as F
+from rt4chart.judges.local import rules as R
+from rt4chart.judges.local import tagger as T
+
+from .splits import claim_is_hallucinated, validation_records
+
+#: the NLI sets (folder, splits) that may train a model we ship, by ../shared/data/nli/README.md
+NLI_TRAIN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "snli": ("snli", ("dev",)),
+    "cad_snli": ("cad_snli", ("original_train", "revised_hypothesis_train", "revised_premise_train")),
+    "conjnli": ("conjnli", ("adversarial_train",)),
+    "taxinli": ("taxinli", ("mnli_train",)),
+    "fever_nli": ("fever_nli_dev", ("dev",)),
+    "mnli": ("docnli_binary", ("mnli_dev",)),
+    "breaking_nli": ("breaking_nli", ("test",)),
+}
+RAGTRUTH = ("ragtruth-qa", "ragtruth-summary", "ragtruth-data2txt")
+SOURCES = (*RAGTRUTH, *NLI_TRAIN)
+
+
+def records_of(source: str, per_source: int, seed: int) -> list:
+    """The records of one source: all of a RAGTruth task's validation answers, a seeded sample of an NLI set."""
+    if source in RAGTRUTH:
+        task = source.split("-", 1)[1]
+        return [r for r in validation_records() if r.task == task]
+    folder, splits = NLI_TRAIN[source]
+    records = load_nli(folder, splits)
+    keep = sorted(random.Random(f"{seed}:{source}").sample(range(len(records)), min(per_source, len(records))))
+    return [records[i] for i in keep]
+
+
+def read_pair(models, rows, tagged=None, spared=None) -> dict:
+    """One tree pair's reading of claims judged together: the claim-model matrix, raw and calibrated claim
+    probabilities and the rule flags (what ``Models.predict`` computes, kept apart)."""
+    words, claims = (models.words, models.claims) if tagged is None else (models.words_t, models.claims_t)
+    mats = [r.matrix for r in rows] if tagged is None else \
+        [np.hstack([r.matrix, T.word_column(t)]) for r, t in zip(rows, tagged)]
+    p = models.run(words, np.concatenate(mats))
+    per_claim = np.split(p, np.cumsum([len(r.spans) for r in rows])[:-1])
+    matrix = F.claim_matrix(per_claim, rows)
+    if tagged is not None:
+        matrix = np.hstack([matrix, T.claim_columns(tagged)])
+    raw = models.run(claims, matrix)
+    calibrator, features = (models.calibrator, models.calibrator_features) if tagged is None else \
+        (models.calibrator_t, models.calibrator_features_t)
+    return {"matrix": matrix.astype(np.float32), "raw": raw,
+            "cal": models.run(calibrator, calibrator_rows(raw, matrix, features)),
+            "by_rule": decided_by_rule(matrix, spared, raw)}
+
+
+def collect(source: str, records: list, judge: LocalJudge) -> dict:
+    """Every claim's reading by both pairs, with its record, answer label and claim label (RAGTruth: gold spans
+    over the claim, ``claim_is_hallucinated``; NLI: the pair's label)."""
+    dec = RuleDecomposer()
+    models = judge._models
+    keys = ("record", "y", "claim_y", "needs", "short", "matrix", "raw", "cal", "by_rule", "matrix_t", "raw_t",
+            "cal_t", "by_rule_t")
+    out: dict[str, list] = {k: [] for k in keys}
+    for ri, r in enumerate(records):
+        ev = judge.evidence(r.context)
+        claims = [c for c in dec.decompose_sync(r.answer)]
+        rows = judge.rows(claims, ev, None)
+        keep = [k for k, row in enumerate(rows) if row.spans]
+        if not keep:
+            continue
+        claims, rows = [claims[k] for k in keep], [rows[k] for k in keep]
+        spared = R.exempt(claims, rows, ev)
+        trees = read_pair(models, rows, spared=spared)
+        tagged = read_pair(models, rows, judge.tag(claims, ev, None, rows), spared=spared)
+        needs = R.needs_tagger(rows, trees["cal"], trees["by_rule"], calibrated=True)
+        # the part of needs_tagger that reads no probability: a short answer with a short claim missing a word
+        short = R.needs_tagger(rows, np.zeros(len(rows)), np.zeros(len(rows), dtype=bool), calibrated=True)
+        for k, c in enumerate(claims):
+            span = c.answer_spans[0] if c.answer_spans else None
+            claim_y = bool(span is not None and claim_is_hallucinated(span.start, span.end, r.spans)) \
+                if source in RAGTRUTH else bool(r.hallucinated)
+            out["record"].append(ri)
+            out["y"].append(bool(r.hallucinated))
+            out["claim_y"].append(claim_y)
+            out["needs"].append(needs)
+            out["short"].append(short)
+            for key, pair in (("", trees), ("_t", tagged)):
+                out["matrix" + key].append(pair["matrix"][k])
+                out["raw" + key].append(pair["raw"][k])
+                out["cal" + key].append(pair["cal"][k])
+                out["by_rule" + key].append(bool(pair["by_rule"][k]))
+    return {k: np.asarray(v) for k, v in out.items()}
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("-o", "--out", default="runs/world-rows")
+    ap.add_argument("--per-source", type=int, default=400)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--sources", default=",".join(SOURCES))
+    args = ap.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    judge = LocalJudge()
+    for source in args.sources.split(","):
+        path = out / f"{source}.npz"
+        if path.exists():
+            print(f"[{source}] kept: {path}", flush=True)
+            continue
+        t0 = time.time()
+        records = records_of(source, args.per_source, args.seed)
+        data = collect(source, records, judge)
+        tmp = path.with_suffix(".tmp.npz")
+        np.savez_compressed(tmp, **data)
+        tmp.replace(path)
+        print(f"[{source}] {len(records)} records, {len(data['record'])} claims, {time.time() - t0:.0f}s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
