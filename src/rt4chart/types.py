@@ -137,12 +137,18 @@ class Judgment(_Frozen):
     """What a judge said about one claim against one evidence text.
 
     ``evidence`` holds verbatim quotes from the evidence text the judge read; the auditor re-anchors them in the
-    full context and drops any it cannot find (the retromorphic relation). ``raw`` keeps the model output of LLM
-    judges so every label can be traced.
+    full context and drops any it cannot find (the retromorphic relation). ``evidence_ids[i]``, when given, names the
+    sentences quote i lies in, numbered as ``text.segment.split_sentences`` numbers the evidence text the judge read:
+    at global verification these are the context's sentence ids; the auditor maps a chunk's to the context's by
+    offsets, so its judgments always carry context ids. The auditor anchors a quote in the sentences its ids name, and
+    searches the text only for a quote without ids (``()``; an LLM's quote that is not found once in its text).
+    ``raw`` keeps the model output of LLM judges so every label can be traced.
     """
 
     label: Label
     evidence: tuple[str, ...] = ()
+    #: per quote of ``evidence``, the ids of the sentences it lies in (see above); () for none, or no ids at all
+    evidence_ids: tuple[tuple[int, ...], ...] = ()
     reason: str = ""
     score: Optional[float] = None
     raw: Optional[str] = None

@@ -17,7 +17,7 @@ from typing import Any, AsyncIterator, Iterable, Optional, Sequence, Union
 from ..errors import BackendError, ConfigError, InputError, JudgeError, error_kind
 from ..io import validate_record
 from ..meter import metering
-from ..text.align import anchor
+from ..text.align import anchor, rebase_ids
 from ..evidence import content_words
 from ..text.segment import make_chunks, split_sentences, validate_window
 from ..types import (
@@ -41,6 +41,19 @@ class AuditConfig:
 
     def __post_init__(self) -> None:
         validate_window(self.window, self.overlap)
+
+
+def _context_ids(chunk_judgments: list[list[Judgment]], chunks: Sequence[Chunk],
+                 sentences: Sequence[Sentence]) -> list[list[Judgment]]:
+    """The chunk judgments with their evidence ids (numbers of the chunk's own sentences) mapped to the context's
+    sentence ids by offsets (``text.align.rebase_ids``); a quote whose ids do not map keeps none (text fallback)."""
+    out = []
+    for chunk, judgments in zip(chunks, chunk_judgments):
+        own = split_sentences(chunk.text) if any(j.evidence_ids for j in judgments) else []
+        out.append([j.model_copy(update={"evidence_ids": tuple(rebase_ids(ids, own, chunk.start, sentences)
+                                                               for ids in j.evidence_ids)})
+                    if j.evidence_ids else j for j in judgments])
+    return out
 
 
 def _failed(n: int, reason: str) -> list[Judgment]:
@@ -160,6 +173,8 @@ class Auditor:
             )
 
         chunk_judgments = await self._local(claims, chunks, question)
+        if not cfg.global_verification:  # a chunk judgment may be final: its sentence ids become the context's
+            chunk_judgments = await asyncio.to_thread(_context_ids, chunk_judgments, chunks, sentences)
         local_labels = [or_join(j[i].label for j in chunk_judgments) for i in range(len(claims))]
         focus = [self._focus(i, local_labels[i], chunk_judgments) for i in range(len(claims))]
 
@@ -269,7 +284,8 @@ class Auditor:
         label, reason = final.label, final.reason
         evidence: list = []
         if label in (Label.ENTAILED, Label.CONTRADICTED):
-            evidence, missing = anchor(final.evidence, context, sentences, start=window[0], end=window[1])
+            evidence, missing = anchor(final.evidence, context, sentences, start=window[0], end=window[1],
+                                       ids=final.evidence_ids)
             if not evidence:
                 label = Label.UNVERIFIED
                 why = "no evidence quote was found in the context" if final.evidence else "the judge gave no evidence"

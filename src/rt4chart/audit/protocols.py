@@ -10,6 +10,11 @@ A judge receives a batch of claims and one evidence text and returns one ``Judgm
   label and ``hints[i]`` its focus chunk text (None for a locally baseless claim: Table 2 gives it no hint). A judge
   may use the hint only to know where to look; evidence quotes must come from ``evidence``.
 
+A judge that knows which sentences it quotes names them in ``Judgment.evidence_ids`` (one tuple per quote: the ids
+``rt4chart.text.segment.split_sentences`` gives the sentences of ``evidence``); the auditor then anchors each quote in
+those sentences (the context's ids at the global stage; a chunk's it maps by offsets) and searches the text only for
+a quote without ids. Ids are optional: never give a guess.
+
 Judges never fail open: a judgment they cannot make is ``Label.UNVERIFIED`` with a reason (or a ``JudgeError``),
 never ``entailed``. How a judge batches its work (one call per claim, one per chunk) is its own business.
 Model calls are accounted with ``rt4chart.meter.record_usage``, which the auditor scopes to each record.

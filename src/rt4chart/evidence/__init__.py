@@ -4,7 +4,7 @@
   the judges, the auditor's prefilter and the facets);
 - ``claims``: word keys, numbers normalised as facts to check, a claim read on its own (``read_claim``);
 - ``EvidenceIndex``: the sentences of one evidence text with their word keys and numbers, built once per text and
-  passed to whoever reads it;
+  passed to whoever reads it; ``premise`` turns its sentence numbers into a judgment's quotes and sentence ids;
 - ``assess`` -> ``Assessment`` (threshold-free), decided by ``rule_of`` under ``Thresholds`` into a ``Rule``;
 - ``one_edit`` -> ``Edit``: a claim that copies an evidence sentence but for one edit that changes what it says,
   read against ``EditSentences`` (``EvidenceIndex.edits``).
@@ -19,7 +19,7 @@ from .claims import (
 )
 from .edit_words import EditSentences, rivals
 from .edits import Edit, one_edit
-from .index import EvidenceIndex
+from .index import EvidenceIndex, premise
 from .words import (
     NEGATIONS, NUMBER, NUMBER_WORDS, STOPWORDS, TOKEN, capitalised_names, clean_number, content_word_map,
     content_words, has_negation, numbers, stem, tokens,
@@ -29,6 +29,6 @@ __all__ = [
     "Assessment", "CAMEL", "ClaimReading", "Edit", "EditSentences", "EvidenceIndex", "Kind", "NEGATIONS", "NUMBER",
     "NUMBER_WORDS", "Rule", "STOPWORDS", "TOKEN", "Thresholds", "assess", "capitalised_names", "claim_numbers",
     "clean_number", "content_forms", "content_word_map", "content_words", "has_negation", "is_preamble", "is_remark",
-    "negated", "normalised_numbers", "numbers", "one_edit", "question_keys",
+    "negated", "normalised_numbers", "numbers", "one_edit", "premise", "question_keys",
     "read_claim", "rivals", "rule_of", "stem", "tokens", "word_key",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from functools import cached_property, lru_cache
+from typing import Iterable, Sequence
 
 from ..text.segment import split_sentences
 from .align import ClauseIndex
@@ -54,6 +55,15 @@ class EvidenceIndex:
 
     def __repr__(self) -> str:
         return f"EvidenceIndex({len(self.texts)} sentences, {len(self.text)} characters)"
+
+
+def premise(texts: Sequence[str], order: Iterable[int]) -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...]]:
+    """The one premise builder of the offline judges: the evidence sentences numbered ``order`` (numbers of
+    ``EvidenceIndex.texts``, in the order given) as a judgment's ``evidence`` quotes and their ``evidence_ids``. The
+    index splits its text with ``split_sentences``, as the auditor splits the context, so at global verification the
+    numbers are the context's sentence ids (a chunk's the auditor maps to the context's by offsets)."""
+    at = tuple(order)
+    return tuple(texts[i] for i in at), tuple((i,) for i in at)
 
 
 @lru_cache(maxsize=8192)

@@ -20,8 +20,9 @@ How it decides one answer at global verification (local verification is the loca
 5. **Contradicted or baseless.** A hallucinated claim the local judge found contradicted stays contradicted;
    otherwise the combination's second model (the same features) decides between contradicted and baseless (why
    there is no second question: docs/results/hybrid.md).
-6. **Evidence**: for an entailed or contradicted claim, the local judge's evidence sentences, else the context
-   sentences that cover the claim best (exact context text); a baseless claim has none.
+6. **Evidence**: for an entailed or contradicted claim, the local judge's evidence sentences with their sentence ids,
+   else the context sentences that cover the claim best (``LocalJudge.premises``, the one premise builder: exact
+   context text and ids); a baseless claim has none.
 7. **Never fail open.** A call that fails or a reply that is neither Yes nor No keeps the claim's local verdict;
    its reason says so and the record's ``errors`` get a note (``meter.record_note``).
 
@@ -160,8 +161,7 @@ class HybridJudge:
         words = len(evidence.split())
         if self.route_words is not None and words > self.route_words:
             return [_local_decides(j, f"a context of {words} words (over {self.route_words})") for j in local]
-        nearest = await asyncio.to_thread(self.local.nearest, claims, evidence, question)
-        texts = self.local.evidence(evidence).index.texts
+        premises = await asyncio.to_thread(self.local.premises, claims, evidence, question, EVIDENCE_SENTENCES)
         documents = self._documents(evidence)
         out = list(local)
         for i, (claim, judgment) in enumerate(zip(claims, local)):  # in sequence: the document stays cached
@@ -170,8 +170,7 @@ class HybridJudge:
                 continue
             if judgment.score is not None and judgment.score < self.floor:
                 continue
-            near = tuple(texts[s] for s in nearest[i][:EVIDENCE_SENTENCES])
-            out[i] = await self._decide(claim, judgment, documents, near)
+            out[i] = await self._decide(claim, judgment, documents, premises[i])
         return out
 
     def _documents(self, evidence: str) -> list[str]:
@@ -186,7 +185,10 @@ class HybridJudge:
         return await ask_yes_no(self.backend, messages, prompt_version=prompt.id)
 
     async def _decide(self, claim: Claim, local: Judgment, documents: Sequence[str],
-                      near: Sequence[str]) -> Judgment:
+                      near: tuple[tuple[str, ...], tuple[tuple[int, ...], ...]]) -> Judgment:
+        """Combine the local judgment (through its label, score and evidence: the ``Judge`` protocol's
+        ``Judgment``) with the model's P(supported); ``near`` is the premise (quotes, sentence ids) for a claim the
+        local judgment gave no evidence."""
         best: Optional[tuple[float, str]] = None
         for document in documents:
             answer = await self._ask(self.supports, document, claim)
@@ -212,10 +214,12 @@ class HybridJudge:
             note += f", P(contradicted)={p_con:.2f}"
             label = Label.CONTRADICTED if p_con >= self.combination.contradicted.threshold else Label.BASELESS
         quotes: tuple[str, ...] = ()
+        ids: tuple[tuple[int, ...], ...] = ()
         if label is not Label.BASELESS:
-            quotes = tuple(local.evidence) if local.evidence and local.label is not Label.BASELESS else tuple(near)
+            quotes, ids = ((tuple(local.evidence), local.evidence_ids)
+                           if local.evidence and local.label is not Label.BASELESS else near)
         verdict = {Label.ENTAILED: "supported", Label.CONTRADICTED: "contradicted", Label.BASELESS: "not supported"}
-        return Judgment(label=label, evidence=quotes, score=round(risk, 4), raw=json.dumps(raw),
+        return Judgment(label=label, evidence=quotes, evidence_ids=ids, score=round(risk, 4), raw=json.dumps(raw),
                         reason=f"{verdict[label]} ({note}); local: {local.reason}"[:600],
                         prompt_version=self.prompt_version.record(self.supports.name),
                         spans=local.spans if label.hallucinated and local.label.hallucinated else ())

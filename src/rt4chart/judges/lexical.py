@@ -39,7 +39,7 @@ from functools import lru_cache
 from typing import Optional, Sequence, Union
 
 from ..evidence import (
-    Assessment, EvidenceIndex, Kind, Rule, Thresholds, assess, is_remark, normalised_numbers, one_edit,
+    Assessment, EvidenceIndex, Kind, Rule, Thresholds, assess, is_remark, normalised_numbers, one_edit, premise,
 )
 from ..evidence import rule_of as _rule_of
 from ..types import Claim, Judgment, Label, Span, Stage
@@ -131,6 +131,7 @@ class LexicalJudge:
             edit = one_edit(claim, index.edits)
             if edit is not None and (self.negation is not None or edit.kind not in ("negation", "affirmation")):
                 return Judgment(label=Label.CONTRADICTED, evidence=(index.texts[edit.sentence],), score=1.0,
+                                evidence_ids=((edit.sentence,),),
                                 spans=(Span(start=edit.start, end=edit.end),), reason=edit.describe())
         return judgment
 
@@ -153,13 +154,15 @@ class LexicalJudge:
             return Judgment(
                 label=Label.CONTRADICTED,
                 evidence=(rival,),
+                evidence_ids=((a.rival,),),
                 reason=f"the closest sentence stating numbers has {numbers}, the claim "
                 f"{', '.join(sorted(a.missing_numbers))}",
                 score=1.0,
             )
         if rule == Rule.NEGATION_CONFLICT:
             return Judgment(
-                label=Label.CONTRADICTED, evidence=(top,), reason="the closest sentence has the opposite negation",
+                label=Label.CONTRADICTED, evidence=(top,), evidence_ids=((a.order[0],),),
+                reason="the closest sentence has the opposite negation",
                 score=0.9,
             )
         if rule == Rule.NUMBER_MISSING:
@@ -176,9 +179,11 @@ class LexicalJudge:
         k = min(len(a.cover), self.max_sentences)
         coverage = a.cover[k - 1]
         if rule == Rule.ENTAILED:
+            quotes, ids = premise(texts, sorted(a.order[:k]))
             return Judgment(
                 label=Label.ENTAILED,
-                evidence=tuple(texts[i] for i in sorted(a.order[:k])),
+                evidence=quotes,
+                evidence_ids=ids,
                 reason=f"{coverage:.0%} of the claim's weighted content words occur in the evidence sentence(s)",
                 score=round(1.0 - coverage, 4),
             )

@@ -52,7 +52,7 @@ from ..llm.schemas import HolisticClaimsReply, SentenceClaimsReply
 from ..llm.settings import DEFAULT_BASE_URL, Decomposition, Endpoint, Granularity, LLMJudgeOptions, llm_env
 from ..llm.prompt_versions import DEFAULT_LLM, PromptVersion, resolve
 from ..llm.templates import PROMPT_VERSION, Prompt, as_data, format_numbered, load_prompt
-from ..llm.verdicts import READINGS, Shown, reading
+from ..llm.verdicts import READINGS, Shown, quote_ids, reading
 from ..meter import record_note
 from ..text.segment import split_sentences
 from ..types import Claim, Judgment, Label, RecordError, Stage
@@ -140,6 +140,7 @@ class LLMJudge:
             return Judgment(
                 label=Label(ex.reply.verdict),
                 evidence=anchored["quotes"],
+                evidence_ids=quote_ids(anchored["quotes"], shown),
                 reason=ex.reply.reason,
                 raw=ex.raw,
                 prompt_version=self.prompt_version.record(prompt.name),
@@ -194,7 +195,8 @@ class LLMJudge:
                     continue
                 quotes, issues = self.reading.evidence(v, shown, where)
                 issues = [f"claim [{v.claim}]: {p}" for p in issues]
-                judgment = None if issues else Judgment(label=Label(v.verdict), evidence=quotes, reason=v.reason)
+                judgment = None if issues else Judgment(label=Label(v.verdict), evidence=quotes,
+                                                        evidence_ids=quote_ids(quotes, shown), reason=v.reason)
                 items[v.claim] = (judgment, issues)
                 problems.extend(issues)
             absent = [i for i in range(n) if i not in items]

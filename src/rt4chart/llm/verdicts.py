@@ -11,6 +11,10 @@
   once, then ``unverified``. A focus chunk (Table 2's location hint) is named by its sentence numbers, not repeated.
 
 A baseless verdict has no evidence (RT4CHART Eq. 1): whatever it quotes or cites is dropped.
+
+``quote_ids`` gives a verdict's quotes their sentence ids (``Judgment.evidence_ids``): those of the sentences of the
+text shown (as the auditor splits it) that a quote lies in, when it occurs there exactly once; a quote found twice,
+or re-flowed by the model, gets none and the auditor finds it by text.
 """
 
 from __future__ import annotations
@@ -22,12 +26,13 @@ from typing import Any, Callable, Mapping, Optional, Sequence
 from pydantic import BaseModel
 
 from ..errors import ConfigError
+from ..text.align import quote_ids as _quote_ids
 from ..text.segment import split_sentences
 from ..types import Label, Sentence
 from .schemas import BatchVerdictReply, CitedVerdict, VerdictReply, batch_cited_reply, locate_quote
 from .templates import as_data, cited_items, format_numbered
 
-__all__ = ["Shown", "Reading", "READINGS", "reading"]
+__all__ = ["Shown", "Reading", "READINGS", "quote_ids", "reading"]
 
 #: what a re-ask says after the problems, by prompt version
 _REASK_QUOTES = ("Your reply could not be used: {problems}\n"
@@ -106,6 +111,16 @@ class Reading:
             return {"local_results": "\n".join(lines)}
         focus = "\n\n".join(f"F{fid}:\n<<<\n{as_data(text)}\n>>>" for text, fid in focus_ids.items()) or "(none)"
         return {"focus_chunks": focus, "local_results": "\n".join(lines)}
+
+
+def quote_ids(quotes: Sequence[str], shown: Shown) -> tuple[tuple[int, ...], ...]:
+    """Per quote, the ids of the sentences of ``shown.source`` it lies in (module docstring); () when no quote
+    has any."""
+    if not quotes:
+        return ()
+    sentences = shown.sentences or tuple(split_sentences(shown.source))
+    ids = tuple(_quote_ids(q, shown.source, sentences) for q in quotes)
+    return ids if any(ids) else ()
 
 
 def _quoted(verdict: str, quotes: Sequence[str], text: str, where: str) -> tuple[tuple[str, ...], list[str]]:

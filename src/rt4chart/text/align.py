@@ -8,6 +8,9 @@ to a window when one is given. Nothing fuzzier: a quote that does not occur in t
 quote of a reply against the text the model read (folding typographic quotes too, and with no minimum length), so
 that a miss is asked again, and hands on the text's own characters, which ``locate`` then finds verbatim. Whether
 a quote is evidence (at least ``_MIN_QUOTE`` characters, with a letter) is decided here, for every judge.
+
+A judge that knows which sentence it quotes says so (``Judgment.evidence_ids``): ``anchor`` then looks for the quote
+in that sentence only, and the text search is the fallback for quotes without ids (an LLM's reply).
 """
 
 from __future__ import annotations
@@ -77,6 +80,26 @@ def sentence_ids(sentences: Sequence[Sentence], s: int, e: int) -> tuple[int, ..
     return tuple(ids)
 
 
+def quote_ids(quote: str, text: str, sentences: Sequence[Sentence]) -> tuple[int, ...]:
+    """The ids of the ``sentences`` of ``text`` that ``quote`` lies in when it occurs in ``text`` exactly once, word
+    for word; () otherwise (absent, or ambiguous: the auditor then finds it by text)."""
+    q = quote.strip()
+    pos = text.find(q) if q else -1
+    if pos < 0 or text.find(q, pos + 1) >= 0:
+        return ()
+    return sentence_ids(sentences, pos, pos + len(q))
+
+
+def rebase_ids(ids: Sequence[int], own: Sequence[Sentence], offset: int,
+               sentences: Sequence[Sentence]) -> tuple[int, ...]:
+    """Sentence ids ``ids`` of a text that starts at ``offset`` in the context (its sentences ``own``) as the ids of
+    the context's ``sentences`` they overlap (by character offsets: the two splits need not agree); () when an id is
+    not one of ``own``."""
+    if not ids or any(not 0 <= i < len(own) for i in ids):
+        return ()
+    return sentence_ids(sentences, offset + own[ids[0]].start, offset + own[ids[-1]].end)
+
+
 def anchor(
     quotes: Sequence[str],
     context: str,
@@ -84,13 +107,25 @@ def anchor(
     *,
     start: int = 0,
     end: Optional[int] = None,
+    ids: Sequence[Sequence[int]] = (),
 ) -> tuple[list[Evidence], list[str]]:
-    """Anchor quotes to context spans; return (evidence found, quotes not found). Duplicates are dropped."""
+    """Anchor quotes to context spans; return (evidence found, quotes not found). Duplicates are dropped.
+
+    ``ids[i]``, when given and not empty, are the context sentence ids of quote i (``Judgment.evidence_ids``): the
+    quote is found in those sentences (so a sentence that occurs twice in the context is the one the judge read);
+    a quote without ids, or not found in its sentences, is searched in the window as text."""
     found: list[Evidence] = []
     missing: list[str] = []
     seen: set[tuple[int, int]] = set()
-    for quote in quotes:
-        hit = locate(quote, context, start=start, end=end)
+    end = len(context) if end is None else end
+    for n, quote in enumerate(quotes):
+        hit = None
+        own = ids[n] if n < len(ids) else ()
+        if own and all(0 <= i < len(sentences) for i in own):
+            lo, hi = max(sentences[own[0]].start, start), min(sentences[own[-1]].end, end)
+            hit = locate(quote, context, start=lo, end=hi) if lo < hi else None
+        if hit is None:
+            hit = locate(quote, context, start=start, end=end)
         if hit is None:
             missing.append(quote)
             continue
@@ -98,10 +133,10 @@ def anchor(
             continue
         seen.add(hit)
         s, e = hit
-        ids = sentence_ids(sentences, s, e)
-        if not ids:
+        found_ids = sentence_ids(sentences, s, e)
+        if not found_ids:
             missing.append(quote)
             continue
-        found.append(Evidence(start=s, end=e, text=context[s:e], sentence_ids=ids))
+        found.append(Evidence(start=s, end=e, text=context[s:e], sentence_ids=found_ids))
     found.sort(key=lambda ev: ev.start)
     return found, missing

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple, Optional, Sequence, Union
 import numpy as np
 
 from ...errors import ConfigError
-from ...evidence import one_edit
+from ...evidence import one_edit, premise
 from ...evidence.quantities import holds
 from ...types import Claim, Judgment, Label, Span, Stage
 from . import features as F
@@ -245,6 +245,14 @@ class LocalJudge:
             rows = self._entry(claims, evidence, question).reading.rows
         return [tuple(r.assessment.order) if r.assessment is not None else () for r in rows]
 
+    def premises(self, claims: Sequence[Claim], evidence: str, question: Optional[str], k: int
+                 ) -> list[tuple[tuple[str, ...], tuple[tuple[int, ...], ...]]]:
+        """Per claim, the ``k`` evidence sentences that cover it best (``nearest``), best first, as quotes and their
+        sentence ids (``rt4chart.evidence.premise``): the evidence a composing judge (the hybrid) gives a claim the
+        local judgment gave none."""
+        texts = self.evidence(evidence).index.texts
+        return [premise(texts, order[:k]) for order in self.nearest(claims, evidence, question)]
+
     def _judgments(self, claims: Sequence[Claim], ev: F.FeatureEvidence, scores: Scores) -> list[Judgment]:
         version = self._versions[scores.tagged]
         threshold, word_threshold = self._cuts[scores.tagged]
@@ -273,6 +281,7 @@ class LocalJudge:
             if edit is not None:  # an evidence sentence copied but for one edit: flagged, whatever the model says
                 q = max(q, threshold)
                 out.append(Judgment(label=Label.CONTRADICTED, evidence=(texts[edit.sentence],), score=round(q, 4),
+                                    evidence_ids=((edit.sentence,),),
                                     spans=(Span(start=edit.start, end=edit.end),), prompt_version=version,
                                     reason=f"P(hallucinated)={q:.2f}: {edit.describe()}", rule=f"edit:{edit.kind}"))
                 continue
@@ -280,8 +289,9 @@ class LocalJudge:
             if typed is not None:  # a typed edit against the aligned clause: flagged, the reason names it
                 q = max(q, threshold)
                 label = Label(typed.label)  # a baseless claim carries no evidence
-                quote = (texts[typed.edit.sentence],) if label != Label.BASELESS and typed.edit.sentence >= 0 else ()
-                out.append(Judgment(label=label, evidence=quote,
+                at = (typed.edit.sentence,) if label != Label.BASELESS and typed.edit.sentence >= 0 else ()
+                out.append(Judgment(label=label, evidence=tuple(texts[k] for k in at),
+                                    evidence_ids=tuple((k,) for k in at),
                                     score=round(q, 4), spans=(Span(start=typed.edit.start, end=typed.edit.end),),
                                     prompt_version=version, reason=f"P(hallucinated)={q:.2f}: {typed.reason}",
                                     rule=f"typed:{typed.edit.kind}"))
@@ -295,10 +305,11 @@ class LocalJudge:
             if q >= threshold:
                 spans = word_spans(rows_i, wp, word_threshold)
                 if rows_i.rule in ("number-conflict", "negation-conflict") and not same_amount:
-                    quote = texts[a.rival if rows_i.rule == "number-conflict" else a.order[0]]
+                    at = a.rival if rows_i.rule == "number-conflict" else a.order[0]
                     why = "a number in the claim differs from" if rows_i.rule == "number-conflict" else \
                         "the claim has the opposite negation of"
-                    out.append(Judgment(label=Label.CONTRADICTED, evidence=(quote,), score=round(q, 4), spans=spans,
+                    out.append(Judgment(label=Label.CONTRADICTED, evidence=(texts[at],), evidence_ids=((at,),),
+                                        score=round(q, 4), spans=spans,
                                         reason=f"P(hallucinated)={q:.2f}: {why} the closest evidence sentence",
                                         prompt_version=version, rule=rows_i.rule if forced else None))
                 else:
@@ -312,8 +323,8 @@ class LocalJudge:
                                         reason=f"P(hallucinated)={q:.2f} >= {threshold:.2f}{missing}",
                                         prompt_version=version))
                 continue
-            quotes = tuple(texts[i] for i in sorted(a.order[:3])) if a is not None and a.order else ()
-            out.append(Judgment(label=Label.ENTAILED, evidence=quotes, score=round(q, 4),
+            quotes, ids = premise(texts, sorted(a.order[:3])) if a is not None and a.order else ((), ())
+            out.append(Judgment(label=Label.ENTAILED, evidence=quotes, evidence_ids=ids, score=round(q, 4),
                                 reason=f"P(hallucinated)={q:.2f} < {threshold:.2f}"
                                 + ("; the evidence holds the claim word for word" if copied else "")
                                 + ("" if quotes else "; nothing in the claim to check against the evidence"),
