@@ -2,7 +2,7 @@
 train a model we ship, chosen by leave-one-source-out, on the rows of ``python -m training.world_rows``::
 
     python3 -m training.world_calibrator select [--rows runs/world-rows]   # the leave-one-source-out table
-    python3 -m training.world_calibrator fit [--features NAME] [--rows ...] [--out-dir DIR]   # write the models
+    python3 -m training.world_calibrator fit [--features NAME] [--rows ...] [--out-dir runs/world-models]
 
 The trees and their calibrators learned from RAGTruth, whose contexts are passages, articles and records of
 hundreds of words; a claim against a context shorter than almost all of them (``SHORT_QUANTILE`` of RAGTruth train's
@@ -12,8 +12,11 @@ coverage (``COVER``) and the record's shape, fitted on each NLI pair's riskiest 
 entailed = 1), every source weighing the same. ``select`` fits each candidate feature set (``CANDIDATES``) on all
 sources but one and ranks the one left out, composing both calibrators as the judge does (the tagger's when
 ``rules.needs_tagger`` reads the trees-alone risk as not clearly supported). ``fit`` fits the chosen set on all
-sources, exports both to ONNX and names them, their features and the length cut in the model cards. Longer contexts,
-RAGTruth's among them, keep the calibrators of ``training.train_local_judge``. Needs scikit-learn and onnx.
+sources, exports both to ONNX into a model folder of its own (a copy of the shipped one; ``rt4chart audit --model-dir``
+runs it) and names them, their features and the length cut in its model cards. Longer contexts, RAGTruth's among
+them, keep the calibrators of ``training.train_local_judge``. The shipped judge has no short-context calibrators: on
+short everyday answers they flagged more faithful ones than they caught (docs/results/generalization.md). Needs
+scikit-learn and onnx.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -197,12 +201,14 @@ def fit(args) -> None:
     data = short_only(load(args.rows), below)
     feat = CANDIDATES[args.features]
     sources = list(data)
-    threshold = json.loads((Path(args.out_dir or model_dir()) / CARD).read_text())["threshold"]
+    out = Path(args.out_dir)
+    if not (out / CARD).exists():  # a model folder of its own: the shipped models, then the short calibrators
+        shutil.copytree(model_dir(), out, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__", "*.py"))
+    threshold = json.loads((out / CARD).read_text())["threshold"]
     offset, cut, recall, flagged = shift(data, sources, feat, threshold)
     print(f"[shift] balanced cut {cut:.3f} (out of source: {recall:.3f} of the not-entailed pairs flagged, "
           f"{flagged:.3f} of the entailed): logit shift {offset:+.3f} puts it at the judge's threshold {threshold}")
     pair = fit_pair(data, sources, feat)
-    out = Path(args.out_dir or model_dir())
     export(pair[0], 1 + len(feat[0]), out / CALIBRATOR_SHORT, offset)
     export(pair[1], 1 + len(feat[1]), out / CALIBRATOR_SHORT_T, offset)
     fitted_on = {s: int(len(np.unique(data[s]["record"]))) for s in sources}
@@ -236,7 +242,9 @@ def main(argv=None) -> None:
     ap.add_argument("stage", choices=("select", "fit"))
     ap.add_argument("--rows", default="runs/world-rows")
     ap.add_argument("--features", default="cover", choices=tuple(CANDIDATES))
-    ap.add_argument("--out-dir", default=None)
+    ap.add_argument("--out-dir", default="runs/world-models",
+                    help="the model folder to write (a copy of the shipped one, then the short-context calibrators; "
+                    "run it with rt4chart audit --model-dir DIR); default: %(default)s")
     args = ap.parse_args(argv)
     (select if args.stage == "select" else fit)(args)
 

@@ -350,14 +350,40 @@ def test_the_calibrators_never_lower_the_risk_of_a_riskier_claim_and_read_the_in
     assert max(np.abs(risks[0] - risks[1]).max(), np.abs(risks[1] - risks[2]).max()) > 0.02
 
 
-def test_a_context_shorter_than_the_cards_cut_is_read_by_the_short_context_calibrator():
+@pytest.fixture(scope="module")
+def short_models(tmp_path_factory):
+    """A copy of the shipped models with short-context calibrators (as ``training.world_calibrator fit`` writes
+    them): two small tree ensembles reading the claim probability and the share of the claim's words found."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    from training.local_judge_onnx import export
+
+    d = tmp_path_factory.mktemp("short") / "models"
+    shutil.copytree(local.model_dir(), d)
+    rng = np.random.default_rng(0)
+    x = rng.random((400, 2))
+    y = (x[:, 0] + (1 - x[:, 1]) + rng.normal(0, 0.3, 400) > 1.0).astype(int)
+    fitted = HistGradientBoostingClassifier(max_iter=20, monotonic_cst=[1, 0], random_state=0).fit(x, y)
+    spec = {"features": ["claim_p", "c_found_frac"], "below_chars": 665}
+    for name, card_name in ((local.CALIBRATOR_SHORT, local.CARD), (local.CALIBRATOR_SHORT_T, local.TAGGER_CARD)):
+        export(fitted, 2, d / name)
+        card = json.loads((d / card_name).read_text())
+        (card["trees"] if card_name == local.TAGGER_CARD else card)["short_calibrator"] = spec
+        (d / card_name).write_text(json.dumps(card))
+    return d
+
+
+def test_the_shipped_judge_has_no_short_context_calibrator():
     models = local.LocalJudge()._models
+    assert models.short is None and models.short_t is None
+
+
+def test_a_context_shorter_than_the_cards_cut_is_read_by_the_short_context_calibrator(short_models):
+    models = local.LocalJudge(directory=short_models)._models
     assert models.short is not None and models.short_t is not None
-    below = models.card["short_calibrator"]["below_chars"]
-    assert 300 < below < 2000  # below almost every RAGTruth context, above an NLI premise
     claims = [_claim("The free trial lasts 14 days.")]
     for ctx, short in ((CTX, True), (" ".join([CTX] * 30), False)):
-        assert (len(ctx) < below) == short
+        assert (len(ctx) < 665) == short
         rows = local.LocalJudge.rows(claims, ctx, None)
         p = M.Models.run(models.words, rows[0].matrix)
         matrix = F.claim_matrix([p], rows)
@@ -366,6 +392,23 @@ def test_a_context_shorter_than_the_cards_cut_is_read_by_the_short_context_calib
             (models.calibrator, models.calibrator_features)
         expected = M.Models.run(session, local.calibrator_rows(raw, matrix, features))
         assert np.allclose(models.predict(rows).claim_p, expected)
+    # a remark about the sources keeps the RAGTruth calibrator
+    remark, ctx = [_claim("If you have any further questions, feel free to ask.")], "The Pro plan costs 12 dollars."
+    rows = local.LocalJudge.rows(remark, ctx, None)
+    spared = R.exempt(remark, rows, ctx)
+    assert spared.all()
+    matrix = F.claim_matrix([M.Models.run(models.words, rows[0].matrix)], rows)
+    long_risk = M.Models.run(models.calibrator, local.calibrator_rows(M.Models.run(models.claims, matrix), matrix,
+                                                                      models.calibrator_features))
+    assert np.allclose(models.predict(rows, spared=spared).claim_p, long_risk)
+
+
+def test_a_missing_short_context_calibrator_is_a_clear_error(short_models, tmp_path):
+    for name in (local.CALIBRATOR_SHORT, local.CALIBRATOR_SHORT_T):
+        d = tmp_path / name
+        shutil.copytree(short_models, d, ignore=shutil.ignore_patterns(name))
+        with pytest.raises(ConfigError, match=name):
+            local.LocalJudge(directory=d)
 
 
 def test_the_calibrators_read_the_columns_their_cards_name_and_an_older_card_the_first_five(tmp_path):
@@ -385,8 +428,6 @@ def test_the_calibrators_read_the_columns_their_cards_name_and_an_older_card_the
     (local.CALIBRATOR_T, local.TAGGER_CARD, "calibrator", True),
     (local.SPAN_MODEL_T, local.TAGGER_CARD, "span_model", True),
     (local.CALIBRATOR, local.CARD, "calibrator", False),
-    (local.CALIBRATOR_SHORT, local.CARD, "short_calibrator", False),
-    (local.CALIBRATOR_SHORT_T, local.TAGGER_CARD, "short_calibrator", True),
 ])
 def test_a_missing_calibrator_or_span_model_is_a_clear_error_and_an_older_card_runs_without_one(
         tmp_path, name, card_name, key, semantic):
@@ -400,9 +441,7 @@ def test_a_missing_calibrator_or_span_model_is_a_clear_error_and_an_older_card_r
     judge = local.LocalJudge(directory=d)
     assert judge.semantic
     claims = [_claim("The free trial lasts 14 days."), _claim("The free trial lasts 30 days.", 1)]
-    # the short-context calibrators read short contexts, the others longer ones
-    ctx = CTX if key == "short_calibrator" else " ".join([CTX] * 30)
-    old, new = judge.score(claims, ctx, None, semantic=semantic), local.LocalJudge().score(claims, ctx, None,
+    old, new = judge.score(claims, CTX, None, semantic=semantic), local.LocalJudge().score(claims, CTX, None,
                                                                                            semantic=semantic)
     assert old.tagged == new.tagged == semantic  # the tagger read them (or not) either way
     if key == "span_model":  # the same claim risks, other word probabilities

@@ -116,13 +116,7 @@ def test_a_short_answer_with_an_unmatched_word_is_read_by_the_tagger():
     judge = local.LocalJudge()
     ctx = ("The Eiffel Tower is a wrought-iron lattice tower in Paris, France. It was designed by the engineering "
            "company of Gustave Eiffel and completed in 1889 for the World's Fair. The tower is 330 metres tall and was "
-           "the tallest man-made structure in the world until 1930. About seven million people visit it every year. "
-           "The tower has three levels for visitors, with restaurants on the first and second levels. Its upper "
-           "platform is 276 metres above the ground. Lifts carry visitors between the levels, and stairs lead from "
-           "the ground to the second level. The tower is repainted about every seven years, which takes some 60 "
-           "tonnes of paint, and it is lit by 20,000 light bulbs that sparkle for five minutes every hour at night.")
-    # a context as long as RAGTruth's (the short-context calibrators read shorter ones)
-    assert len(ctx) >= judge._models.card["short_calibrator"]["below_chars"]
+           "the tallest man-made structure in the world until 1930. About seven million people visit it every year.")
     wood = [_claim("The Eiffel Tower is made of wood.")]
     trees = judge.score(wood, ctx, None, semantic=False)
     assert judge.score(wood, ctx, None, semantic=True).tagged
@@ -136,11 +130,11 @@ def test_a_short_answer_with_an_unmatched_word_is_read_by_the_tagger():
 
 
 def test_a_semantic_stage_of_another_feature_version_is_refused_and_a_missing_one_is_skipped(tmp_path):
-    for name in (local.WORD_MODEL, local.CLAIM_MODEL, local.CALIBRATOR, local.CALIBRATOR_SHORT, local.CARD):
+    for name in (local.WORD_MODEL, local.CLAIM_MODEL, local.CALIBRATOR, local.CARD):
         shutil.copy(local.model_dir() / name, tmp_path / name)
     assert not local.LocalJudge(directory=tmp_path).semantic  # trees only: still a working judge
-    for name in (local.WORD_MODEL_T, local.CLAIM_MODEL_T, local.CALIBRATOR_T, local.CALIBRATOR_SHORT_T,
-                 local.SPAN_MODEL_T, local.TAGGER_CARD, T.TAGGER_MODEL, T.TOKENIZER):
+    for name in (local.WORD_MODEL_T, local.CLAIM_MODEL_T, local.CALIBRATOR_T, local.SPAN_MODEL_T, local.TAGGER_CARD,
+                 T.TAGGER_MODEL, T.TOKENIZER):
         shutil.copy(local.model_dir() / name, tmp_path / name)
     M.load.cache_clear()  # loaded models are shared per directory
     assert local.LocalJudge(directory=tmp_path).semantic

@@ -8,6 +8,10 @@ probabilities aggregated per claim and over all the claims judged together (at t
 with the claim features, and gives P(claim is hallucinated). A small **calibrator** (``models.CALIBRATOR``, fitted on
 the train answers, monotone in the claim probability) turns it into the answer's risk were that claim its riskiest,
 given whether the context is a record, and the context's and the answer's lengths. That risk is ``Judgment.score``.
+A model folder may add **short-context calibrators** (``models.CALIBRATOR_SHORT``, written by ``python -m
+training.world_calibrator fit``; the shipped folder has none): for a context shorter than the card's
+``short_calibrator.below_chars`` they give the risk instead, from the claim probability beside the claim's word
+coverage and lexical checks; remarks and numbers-only claims (``rules.exempt``) keep the RAGTruth one.
 The judge reads no question (``LocalJudge(reads_question=True)`` does): a user's pipeline may send the instruction
 as one, and the same answer and context then get the same verdicts; and a record reads the same whether it comes as
 indented JSON, JSON on one line or a Python literal (``text.segment`` cuts a one-line record into its fields).
