@@ -32,6 +32,15 @@ def _edits_sys_path(path: Path) -> bool:
     return False
 
 
+def test_no_two_test_files_share_a_name():
+    """pytest imports test files by their base name (the test folders are not packages): a second file of the same
+    name in another folder fails collection, and with it the whole run."""
+    names: dict[str, list[str]] = {}
+    for path in (ROOT / "tests").rglob("test_*.py"):
+        names.setdefault(path.name, []).append(str(path.relative_to(ROOT)))
+    assert {n: p for n, p in names.items() if len(p) > 1} == {}
+
+
 def test_nothing_edits_sys_path():
     assert [str(p.relative_to(ROOT)) for p in _python_files("src", "training", "scripts", "benchmarks", "tests")
             if _edits_sys_path(p)] == []
