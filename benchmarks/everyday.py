@@ -108,6 +108,7 @@ def main(argv: Optional[list[str]] = None) -> None:
     ap.add_argument("--base-url", default=None, help="the model server of the llm and hybrid judges")
     ap.add_argument("--model", default=None, help="the model name of the llm and hybrid judges")
     ap.add_argument("-o", "--out", default=None, help="a folder for <set>-<judge>.jsonl and <set>.md")
+    ap.add_argument("--model-dir", default=None, help="the local and hybrid judges' model folder (default: shipped)")
     args = ap.parse_args(argv)
     out = Path(args.out) if args.out else None
     if out:
@@ -116,7 +117,8 @@ def main(argv: Optional[list[str]] = None) -> None:
     tables = []
     model = {"base_url": args.base_url, "model": args.model, "cache": False} if args.base_url else {}
     for judge in args.judges.split(","):
-        rows = run(judge, records, **(model if judge in ("llm", "hybrid") else {}))
+        local = {"model_dir": args.model_dir} if args.model_dir and judge in ("local", "hybrid") else {}
+        rows = run(judge, records, **(model if judge in ("llm", "hybrid") else {}), **local)
         if out:
             (out / f"{args.set}-{judge}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
         tables.append(render(judge, summarize(rows, kinds)))

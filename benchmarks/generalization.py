@@ -73,13 +73,15 @@ def load_set(name: str, per_set: Optional[int], seed: int) -> list[EvalRecord]:
 
 #: the model server of the llm and hybrid judges (``--base-url``, ``--model``)
 MODEL: dict = {}
+#: the local and hybrid judges' model folder (``--model-dir``; empty: the shipped one)
+LOCAL: dict = {}
 
 
 def judge_scores(judge: str, name: str, records: Sequence[EvalRecord], out: Path) -> dict:
     """Audit ``records`` with ``judge`` (resuming ``out/<judge>/<name>/results.jsonl``): scores, decisions, time."""
     folder = out / judge / name
     t0 = time.perf_counter()
-    options = MODEL if judge in ("llm", "hybrid") else {}
+    options = {**(MODEL if judge in ("llm", "hybrid") else {}), **(LOCAL if judge in ("local", "hybrid") else {})}
     results, _ = run(records, build_auditor(judge, concurrency=1, **options), folder, resume=True)
     seconds = time.perf_counter() - t0
     preds, errors = read_predictions(results, audit_results=True)
@@ -161,10 +163,13 @@ def main(argv: Optional[list[str]] = None) -> None:
     ap.add_argument("--sets", default=",".join(SETS), help="comma-separated: " + ", ".join(SETS))
     ap.add_argument("--per-set", type=int, default=500, help="seeded sample size per set (0: every record)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--model-dir", default=None, help="the local and hybrid judges' model folder (default: shipped)")
     ap.add_argument("-o", "--out", default="runs/generalization", help="results (resumable), table and JSON")
     args = ap.parse_args(argv)
     if args.base_url:
         MODEL.update(base_url=args.base_url, model=args.model, cache=False)
+    if args.model_dir:
+        LOCAL.update(model_dir=args.model_dir)
     judges = [j for j in args.judges.split(",") if j]
     sets = [s for s in args.sets.split(",") if s]
     unknown = [s for s in sets if s not in SETS]

@@ -13,7 +13,9 @@ entailed = 1), every source weighing the same. ``select`` fits each candidate fe
 sources but one and ranks the one left out, composing both calibrators as the judge does (the tagger's when
 ``rules.needs_tagger`` reads the trees-alone risk as not clearly supported). ``fit`` fits the chosen set on all
 sources, exports both to ONNX into a model folder of its own (a copy of the shipped one; ``rt4chart audit --model-dir``
-runs it) and names them, their features and the length cut in its model cards. Longer contexts, RAGTruth's among
+runs it) and names them, their features and the length cut in its model cards. Feature sets named ``...verifier`` also
+read the claim verifier's probabilities (``python -m training.train_nli_verifier``; rows from ``world_rows
+--verifier-dir``), and ``fit`` copies it (``--verifier-dir``) into the model folder. Longer contexts, RAGTruth's among
 them, keep the calibrators of ``training.train_local_judge``. The shipped judge has no short-context calibrators: on
 short everyday answers they flagged more faithful ones than they caught (docs/results/generalization.md). Needs
 scikit-learn and onnx.
@@ -36,6 +38,7 @@ from rt4chart.judges.local import (CALIBRATOR, CALIBRATOR_FEATURES, CALIBRATOR_S
 from rt4chart.judges.local import features as F
 from rt4chart.judges.local import rules as R
 from rt4chart.judges.local import tagger as T
+from rt4chart.judges.local import verifier as V
 
 from .local_judge_onnx import export
 from .world_rows import RAGTRUTH, SOURCES
@@ -55,6 +58,10 @@ CANDIDATES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                      CALIBRATOR_FEATURES[1:] + COVER + CHECKS + SHAPE),
     "all": (CALIBRATOR_FEATURES[1:] + COVER + CHECKS + SHAPE + WORDS,
             CALIBRATOR_FEATURES[1:] + COVER + CHECKS + SHAPE + WORDS + ("t_max", "t_mean")),
+    "verifier": (CALIBRATOR_FEATURES[1:] + V.COLUMNS, CALIBRATOR_FEATURES[1:] + V.COLUMNS),
+    "cover+verifier": (CALIBRATOR_FEATURES[1:] + COVER + V.COLUMNS, CALIBRATOR_FEATURES[1:] + COVER + V.COLUMNS),
+    "cover+checks+verifier": (CALIBRATOR_FEATURES[1:] + COVER + CHECKS + SHAPE + V.COLUMNS,
+                              CALIBRATOR_FEATURES[1:] + COVER + CHECKS + SHAPE + V.COLUMNS),
 }
 #: a context shorter than this share of RAGTruth train's contexts is read by the short-context calibrators
 SHORT_QUANTILE = 0.005
@@ -67,10 +74,12 @@ def load(rows_dir: str) -> dict[str, dict]:
 
 
 def design(d: dict, names: tuple[str, ...], tagged: bool) -> np.ndarray:
-    """Every claim's calibrator row: its raw claim probability, then ``names`` from its claim-model matrix."""
+    """Every claim's calibrator row: its raw claim probability, then ``names`` from its claim-model matrix or the
+    claim verifier's probabilities (``verified``, ``V.COLUMNS``)."""
     cols = COLUMNS_T if tagged else COLUMNS
     m = d["matrix_t" if tagged else "matrix"]
-    return np.column_stack([d["raw_t" if tagged else "raw"]] + [m[:, cols.index(n)] for n in names])
+    return np.column_stack([d["raw_t" if tagged else "raw"]] + [
+        d["verified"][:, V.COLUMNS.index(n)] if n in V.COLUMNS else m[:, cols.index(n)] for n in names])
 
 
 def riskiest(d: dict, tagged: bool) -> np.ndarray:
@@ -142,6 +151,12 @@ def uncovered(d: dict) -> np.ndarray:
     return np.array([share[rec == r].max() for r in np.unique(rec)])
 
 
+def unverified(d: dict) -> np.ndarray:
+    """The claim verifier alone on the same rows: the riskiest claim's 1 - P(entailment)."""
+    rec, risk = d["record"], 1.0 - d["verified"][:, V.COLUMNS.index("v_entailment")]
+    return np.array([risk[rec == r].max() for r in np.unique(rec)])
+
+
 def short_only(data: dict[str, dict], below: int) -> dict[str, dict]:
     """The NLI sources' claims whose context is shorter than ``below`` characters (the ones the short-context
     calibrators read)."""
@@ -163,13 +178,16 @@ def short_chars(quantile: float = SHORT_QUANTILE) -> int:
 def select(args) -> None:
     data = short_only(load(args.rows), short_chars())
     sources = list(data)
-    print("| held-out source | n | shipped | word overlap | " + " | ".join(CANDIDATES) + " |")
-    print("|---|---|---|---|" + "---|" * len(CANDIDATES))
-    means: dict[str, list] = {k: [] for k in ("shipped calibrators", "overlap", *CANDIDATES)}
+    candidates = {k: v for k, v in CANDIDATES.items()
+                  if not any(n in V.COLUMNS for n in v[0]) or all("verified" in d for d in data.values())}
+    print("| held-out source | n | shipped | word overlap | verifier alone | " + " | ".join(candidates) + " |")
+    print("|---|---|---|---|---|" + "---|" * len(candidates))
+    means: dict[str, list] = {k: [] for k in ("shipped calibrators", "overlap", "verifier alone", *candidates)}
     for s in sources:
         y = labels(data[s])
-        row = {"shipped calibrators": auroc(y, shipped_scores(data[s])), "overlap": auroc(y, uncovered(data[s]))}
-        for name, feat in CANDIDATES.items():
+        row = {"shipped calibrators": auroc(y, shipped_scores(data[s])), "overlap": auroc(y, uncovered(data[s])),
+               "verifier alone": auroc(y, unverified(data[s])) if "verified" in data[s] else float("nan")}
+        for name, feat in candidates.items():
             pair = fit_pair(data, [t for t in sources if t != s], feat)
             row[name] = auroc(y, answer_scores(data[s], pair, feat))
         for k, v in row.items():
@@ -204,6 +222,9 @@ def fit(args) -> None:
     out = Path(args.out_dir)
     if not (out / CARD).exists():  # a model folder of its own: the shipped models, then the short calibrators
         shutil.copytree(model_dir(), out, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__", "*.py"))
+    if any(n in V.COLUMNS for n in feat[0] + feat[1]):
+        for name in (V.VERIFIER_MODEL, V.VERIFIER_CARD):
+            shutil.copy(Path(args.verifier_dir) / name, out / name)
     threshold = json.loads((out / CARD).read_text())["threshold"]
     offset, cut, recall, flagged = shift(data, sources, feat, threshold)
     print(f"[shift] balanced cut {cut:.3f} (out of source: {recall:.3f} of the not-entailed pairs flagged, "
@@ -242,6 +263,8 @@ def main(argv=None) -> None:
     ap.add_argument("stage", choices=("select", "fit"))
     ap.add_argument("--rows", default="runs/world-rows")
     ap.add_argument("--features", default="cover", choices=tuple(CANDIDATES))
+    ap.add_argument("--verifier-dir", default="runs/verifier",
+                    help="the claim verifier's folder, copied into the model folder when the features read it")
     ap.add_argument("--out-dir", default="runs/world-models",
                     help="the model folder to write (a copy of the shipped one, then the short-context calibrators; "
                     "run it with rt4chart audit --model-dir DIR); default: %(default)s")

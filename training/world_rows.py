@@ -2,7 +2,7 @@
 every claim of every record read by both tree pairs as the judge reads it at the global pass, with the raw and the
 shipped-calibrated claim probabilities, the claim-model matrix, the rule flags and the gold labels::
 
-    python3 -m training.world_rows [-o runs/world-rows] [--per-source 400] [--sources ragtruth-qa,snli,...]
+    python3 -m training.world_rows [-o runs/world-rows] [--per-source 1500] [--sources ragtruth-qa,snli,...]
 
 Sources: the RAGTruth validation slice of train by task (``training.splits.validation_records``: out-of-sample for
 the shipped trees, which never saw it) and the NLI sets that ``../shared/data/nli/README.md`` marks **train**, each a
@@ -17,6 +17,7 @@ import argparse
 import random
 import time
 from pathlib import Path
+from typing import Optional
 
 import numpy as np
 
@@ -26,6 +27,7 @@ from rt4chart.judges.local import LocalJudge, calibrator_rows, decided_by_rule
 from rt4chart.judges.local import features as F
 from rt4chart.judges.local import rules as R
 from rt4chart.judges.local import tagger as T
+from rt4chart.judges.local import verifier as V
 
 from .splits import claim_is_hallucinated, validation_records
 
@@ -39,6 +41,8 @@ NLI_TRAIN: dict[str, tuple[str, tuple[str, ...]]] = {
     "mnli": ("docnli_binary", ("mnli_dev",)),
     "breaking_nli": ("breaking_nli", ("test",)),
 }
+#: pairs sampled from each NLI set (``--per-source``); the claim verifier never trains on them
+PER_SOURCE = 1500
 RAGTRUTH = ("ragtruth-qa", "ragtruth-summary", "ragtruth-data2txt")
 SOURCES = (*RAGTRUTH, *NLI_TRAIN)
 
@@ -73,13 +77,14 @@ def read_pair(models, rows, tagged=None, spared=None) -> dict:
             "by_rule": decided_by_rule(matrix, spared, raw)}
 
 
-def collect(source: str, records: list, judge: LocalJudge) -> dict:
+def collect(source: str, records: list, judge: LocalJudge, verifier: Optional[V.Verifier] = None) -> dict:
     """Every claim's reading by both pairs, with its record, answer label and claim label (RAGTruth: gold spans
-    over the claim, ``claim_is_hallucinated``; NLI: the pair's label)."""
+    over the claim, ``claim_is_hallucinated``; NLI: the pair's label), and, with ``verifier``, its probabilities of
+    each NLI claim against the whole context (``verified``; RAGTruth's claims, whose contexts are long, ``nan``)."""
     dec = RuleDecomposer()
     models = judge._models
     keys = ("record", "y", "claim_y", "needs", "short", "matrix", "raw", "cal", "by_rule", "matrix_t", "raw_t",
-            "cal_t", "by_rule_t")
+            "cal_t", "by_rule_t", "verified")
     out: dict[str, list] = {k: [] for k in keys}
     for ri, r in enumerate(records):
         ev = judge.evidence(r.context)
@@ -95,6 +100,9 @@ def collect(source: str, records: list, judge: LocalJudge) -> dict:
         needs = R.needs_tagger(rows, trees["cal"], trees["by_rule"], calibrated=True)
         # the part of needs_tagger that reads no probability: a short answer with a short claim missing a word
         short = R.needs_tagger(rows, np.zeros(len(rows)), np.zeros(len(rows), dtype=bool), calibrated=True)
+        verified = np.full((len(claims), len(V.COLUMNS)), np.nan)
+        if verifier is not None and source not in RAGTRUTH:
+            verified = verifier.probabilities([r.context] * len(claims), [c.text for c in claims])
         for k, c in enumerate(claims):
             span = c.answer_spans[0] if c.answer_spans else None
             claim_y = bool(span is not None and claim_is_hallucinated(span.start, span.end, r.spans)) \
@@ -104,6 +112,7 @@ def collect(source: str, records: list, judge: LocalJudge) -> dict:
             out["claim_y"].append(claim_y)
             out["needs"].append(needs)
             out["short"].append(short)
+            out["verified"].append(verified[k])
             for key, pair in (("", trees), ("_t", tagged)):
                 out["matrix" + key].append(pair["matrix"][k])
                 out["raw" + key].append(pair["raw"][k])
@@ -115,13 +124,17 @@ def collect(source: str, records: list, judge: LocalJudge) -> dict:
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("-o", "--out", default="runs/world-rows")
-    ap.add_argument("--per-source", type=int, default=400)
+    ap.add_argument("--per-source", type=int, default=PER_SOURCE)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--sources", default=",".join(SOURCES))
+    ap.add_argument("--verifier-dir", default=None,
+                    help="a folder with the claim verifier (python -m training.train_nli_verifier): its "
+                    "probabilities of each NLI claim are kept as 'verified'")
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     judge = LocalJudge()
+    verifier = V.Verifier(Path(args.verifier_dir), 2) if args.verifier_dir else None
     for source in args.sources.split(","):
         path = out / f"{source}.npz"
         if path.exists():
@@ -129,7 +142,7 @@ def main(argv=None) -> None:
             continue
         t0 = time.time()
         records = records_of(source, args.per_source, args.seed)
-        data = collect(source, records, judge)
+        data = collect(source, records, judge, verifier)
         tmp = path.with_suffix(".tmp.npz")
         np.savez_compressed(tmp, **data)
         tmp.replace(path)

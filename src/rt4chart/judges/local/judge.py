@@ -7,9 +7,9 @@ import asyncio
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
-from typing import Any, NamedTuple, Optional, Sequence, Union
+from typing import Any, Callable, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
 
@@ -147,6 +147,9 @@ class LocalJudge:
         # the models that label a claim: the trees alone, or the trees with the tagger
         trees = f"{MODEL_NAME}@{card.get('version', '?')}"
         self._versions = {False: trees, True: f"{trees}+tagger@{tcard.get('version', '?')}"}
+        if self._models.verifier is not None:
+            verifier = f"+verifier@{self._models.verifier.card.get('version', '?')}"
+            self._versions = {k: v + verifier for k, v in self._versions.items()}
         self.reads_question = reads_question
         if reads_question:
             self._versions = {k: v + "+question" for k, v in self._versions.items()}
@@ -154,6 +157,8 @@ class LocalJudge:
         self._lock = threading.Lock()
         self._recent = _Recent()
         self._evidence = lru_cache(maxsize=EVIDENCE)(F.FeatureEvidence)
+        self._verified_lock = threading.Lock()
+        self._verified_recent: OrderedDict[tuple[str, tuple[str, ...]], np.ndarray] = OrderedDict()
 
     @property
     def version(self) -> str:
@@ -186,7 +191,7 @@ class LocalJudge:
         ev = self._read(evidence)
         rows = self.rows(claims, ev, question)
         spared = R.exempt(claims, rows, ev)
-        return Reading(rows, spared, self._models.predict(rows, spared=spared))
+        return Reading(rows, spared, self._models.predict(rows, spared=spared, verify=self._verify(claims, ev)))
 
     def score(self, claims: Sequence[Claim], evidence: Evidence, question: Optional[str], *, semantic: bool = False,
               reading: Optional[Reading] = None) -> Scores:
@@ -200,8 +205,26 @@ class LocalJudge:
         if not (semantic and self._models.has_tagger and rows) or not R.needs_tagger(
                 rows, trees.claim_p, trees.by_rule, calibrated=self._models.calibrator is not None):
             return Scores(rows, trees.word_p, trees.claim_p, trees.by_rule, tagged=False)
-        tagged = self._models.predict(rows, self.tag(claims, ev, question, rows), spared=reading.spared)
+        tagged = self._models.predict(rows, self.tag(claims, ev, question, rows), spared=reading.spared,
+                                      verify=self._verify(claims, ev))
         return Scores(rows, tagged.word_p, tagged.claim_p, tagged.by_rule, tagged=True)
+
+    def _verify(self, claims: Sequence[Claim], ev: F.FeatureEvidence) -> Callable[[], np.ndarray]:
+        """The claim verifier's probabilities of the claims against the whole evidence text, computed when first
+        asked for (only short-context calibrators that name its columns ask) and kept for the recent claim sets."""
+        return partial(self._verified, ev.index.text, tuple(c.text for c in claims))
+
+    def _verified(self, text: str, claims: tuple[str, ...]) -> np.ndarray:
+        key = (text, claims)
+        with self._verified_lock:
+            if key not in self._verified_recent:
+                verifier = self._models.verifier
+                if verifier is None:
+                    raise ConfigError("the local judge's claim verifier is not installed")
+                self._verified_recent[key] = verifier.probabilities([text] * len(claims), list(claims))
+                while len(self._verified_recent) > RECENT:
+                    self._verified_recent.pop(next(iter(self._verified_recent)))
+            return self._verified_recent[key]
 
     def tag(self, claims: Sequence[Claim], evidence: Evidence, question: Optional[str],
             rows: Sequence[F.WordRows]) -> list[np.ndarray]:

@@ -13,13 +13,14 @@ import threading
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, NamedTuple, Optional, Sequence
+from typing import Any, Callable, NamedTuple, Optional, Sequence
 
 import numpy as np
 
 from ...errors import ConfigError, MissingDependencyError
 from . import features as F
 from . import tagger as T
+from . import verifier as V
 from .rules import decided_by_rule
 
 MODEL_NAME = "local_judge"
@@ -79,13 +80,19 @@ def is_available(directory: Optional[Path] = None) -> bool:
 
 
 def calibrator_rows(claim_p: np.ndarray, claim_matrix: np.ndarray,
-                    features: Sequence[str] = CALIBRATOR_FEATURES) -> np.ndarray:
+                    features: Sequence[str] = CALIBRATOR_FEATURES, verified: Optional[np.ndarray] = None
+                    ) -> np.ndarray:
     """The calibrator's input rows, one per claim: its probability, then the columns ``features[1:]`` of
     ``claim_matrix`` (whose columns are ``F.CLAIM_MODEL_FEATURES``, then, for the semantic stage, the tagger's
-    ``T.CLAIM_COLUMNS``). ``features`` is the list the model card names (``CALIBRATOR_FEATURES`` for cards that name
-    none)."""
+    ``T.CLAIM_COLUMNS``), or of ``verified`` (the verifier's ``V.COLUMNS``). ``features`` is the list the model card
+    names (``CALIBRATOR_FEATURES`` for cards that name none)."""
     columns = F.CLAIM_MODEL_FEATURES + T.CLAIM_COLUMNS
-    return np.column_stack([claim_p] + [claim_matrix[:, columns.index(c)] for c in features[1:]])
+    return np.column_stack([claim_p] + [verified[:, V.COLUMNS.index(c)] if c in V.COLUMNS else
+                                        claim_matrix[:, columns.index(c)] for c in features[1:]])
+
+
+def reads_verifier(features: Sequence[str]) -> bool:
+    return any(c in V.COLUMNS for c in features)
 
 
 def span_rows(word_p: Sequence[np.ndarray], claim_p: np.ndarray, tagged: Sequence[np.ndarray]) -> np.ndarray:
@@ -187,6 +194,13 @@ class Models:
             self.spans_t = named(trees, "span_model", SPAN_MODEL_T, retrain)
             self.calibrator_features_t = tuple(trees.get("calibrator", {}).get("features", CALIBRATOR_FEATURES))
             self.short_t = self._short(trees, named(trees, "short_calibrator", CALIBRATOR_SHORT_T, retrain_short))
+        # the claim verifier, when a short-context calibrator reads it
+        self.verifier: Optional[V.Verifier] = None
+        if any(s is not None and reads_verifier(s.features) for s in (self.short, self.short_t)):
+            if not V.is_available(directory):
+                raise ConfigError(f"the local judge in {directory} was calibrated with {V.VERIFIER_MODEL}, which is "
+                                  "missing; reinstall rt4chart or retrain with python -m training.train_nli_verifier")
+            self.verifier = V.Verifier(directory, threads)
 
     @staticmethod
     def _short(card: dict[str, Any], session: Any) -> Optional["Short"]:
@@ -215,12 +229,14 @@ class Models:
         return 1.0 / (1.0 + np.exp(-logit.astype(np.float64)))
 
     def predict(self, rows: Sequence[F.WordRows], tagged: Optional[Sequence[np.ndarray]] = None,
-                spared: Optional[np.ndarray] = None) -> Prediction:
+                spared: Optional[np.ndarray] = None, verify: Optional[Callable[[], np.ndarray]] = None
+                ) -> Prediction:
         """Word probabilities per claim, claim probabilities, and which claims ``decided_by_rule`` flags (``spared``:
         its ``exempt`` mask), for claims judged together. With ``tagged`` (the tagger's probability of each claim
         word, ``nan`` outside its window), the semantic stage's tree models read those too, its calibrator (when
         installed) turns each claim probability into the answer's risk were that claim its riskiest, and its span
-        model (when installed) gives the word probabilities returned."""
+        model (when installed) gives the word probabilities returned. ``verify`` gives the verifier's probabilities of
+        the claims (``V.COLUMNS``), called only when a short-context calibrator that reads them decides."""
         if not rows:
             return Prediction([], np.zeros(0), np.zeros(0, dtype=bool))
         words, claims = (self.words, self.claims) if tagged is None else (self.words_t, self.claims_t)
@@ -248,8 +264,14 @@ class Models:
         if calibrator is not None and not reads_short.all():
             risk = self.run(calibrator, calibrator_rows(claim_p, matrix, features))
         if reads_short.any():
-            risk = np.where(reads_short, self.run(short.session, calibrator_rows(claim_p, matrix, short.features)),
-                            risk)
+            verified = None
+            if reads_verifier(short.features):
+                if verify is None:
+                    raise ConfigError("this local judge's short-context calibrator reads the claim verifier: "
+                                      "pass verify= to Models.predict")
+                verified = verify()
+            risk = np.where(reads_short, self.run(short.session,
+                                                  calibrator_rows(claim_p, matrix, short.features, verified)), risk)
         return Prediction(per_claim, risk, by_rule)
 
 

@@ -1,0 +1,89 @@
+"""The claim verifier's inputs and outputs, and how the local judge's models name it (``judges.local.verifier``)."""
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+from rt4chart.errors import ConfigError
+from rt4chart.judges import local
+from rt4chart.judges.local import models as M
+from rt4chart.judges.local import verifier as V
+
+
+@pytest.fixture(scope="module")
+def encoder():
+    return V.PairEncoder(local.model_dir() / V.TOKENIZER, max_len=24)
+
+
+def test_a_pair_is_cls_premise_sep_claim_sep_and_the_premise_is_cut_first(encoder):
+    (ids, types), = encoder.encode(["The trial lasts fourteen days and costs nothing at all for new users " * 3],
+                                   ["The trial lasts 14 days."])
+    claim = encoder.tok.encode("The trial lasts 14 days.", add_special_tokens=False).ids
+    assert len(ids) == 24 and ids[0] == encoder.cls and ids[-1] == encoder.sep
+    assert ids[-len(claim) - 1:-1] == claim  # the claim is whole, the premise cut to fit
+    assert types == [0] * (24 - len(claim) - 1) + [1] * (len(claim) + 1)
+
+
+def _toy_model(path):
+    """An ONNX graph with the verifier's inputs whose logits are (tokens, claim tokens, premise tokens) of each
+    pair: enough to see that every probability row belongs to its own pair."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    inputs = [helper.make_tensor_value_info(n, TensorProto.INT64, ["b", "t"]) for n in
+              ("input_ids", "token_type_ids", "attention_mask")]
+    axes = helper.make_tensor("axes", TensorProto.INT64, [1], [1])
+    nodes = [helper.make_node("Cast", ["attention_mask"], ["m"], to=TensorProto.FLOAT),
+             helper.make_node("Cast", ["token_type_ids"], ["t"], to=TensorProto.FLOAT),
+             helper.make_node("ReduceSum", ["m", "axes"], ["n"], keepdims=1),
+             helper.make_node("ReduceSum", ["t", "axes"], ["c"], keepdims=1),
+             helper.make_node("Sub", ["n", "c"], ["p"]),
+             helper.make_node("Concat", ["n", "c", "p"], ["logits"], axis=1)]
+    graph = helper.make_graph(nodes, "toy", inputs, [helper.make_tensor_value_info("logits", TensorProto.FLOAT,
+                                                                                    ["b", 3])], [axes])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(path))
+
+
+def test_the_verifier_gives_each_pair_its_own_row_whatever_the_batching(tmp_path, monkeypatch):
+    pytest.importorskip("onnx")
+    shutil.copy(local.model_dir() / V.TOKENIZER, tmp_path / V.TOKENIZER)
+    _toy_model(tmp_path / V.VERIFIER_MODEL)
+    (tmp_path / V.VERIFIER_CARD).write_text(json.dumps({"version": "toy", "max_len": 64}))
+    assert V.is_available(tmp_path)
+    monkeypatch.setattr(V, "BATCH", 2)
+    verifier = V.Verifier(tmp_path, 1)
+    premises = ["A long premise about the trial, its price and who may join it. " * 2, "Short.", "Two words here."]
+    claims = ["It is free.", "The trial lasts fourteen days for every new user.", "Yes."]
+    got = verifier.probabilities(premises, claims)
+    for (ids, types), row in zip(verifier.encoder.encode(premises, claims), got):
+        logits = np.array([len(ids), sum(types), len(ids) - sum(types)], dtype=float)
+        assert np.allclose(row, np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum())
+    assert verifier.probabilities([], []).shape == (0, 3)
+
+
+def test_the_calibrator_reads_the_verifier_columns_its_card_names():
+    matrix = np.arange(2 * len(local.features.CLAIM_MODEL_FEATURES), dtype=float).reshape(2, -1)
+    verified = np.array([[0.7, 0.2, 0.1], [0.1, 0.3, 0.6]])
+    rows = M.calibrator_rows(np.array([0.4, 0.9]), matrix, ("claim_p", "c_found_frac", "v_contradiction"), verified)
+    col = local.features.CLAIM_MODEL_FEATURES.index("c_found_frac")
+    assert np.allclose(rows, [[0.4, matrix[0, col], 0.1], [0.9, matrix[1, col], 0.6]])
+
+
+def test_a_short_context_calibrator_that_reads_a_missing_verifier_is_a_clear_error(tmp_path):
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    from training.local_judge_onnx import export
+
+    d = tmp_path / "models"
+    shutil.copytree(local.model_dir(), d)
+    rng = np.random.default_rng(0)
+    x = rng.random((200, 2))
+    fitted = HistGradientBoostingClassifier(max_iter=5).fit(x, (x[:, 0] > x[:, 1]).astype(int))
+    export(fitted, 2, d / local.CALIBRATOR_SHORT)
+    card = json.loads((d / local.CARD).read_text())
+    card["short_calibrator"] = {"features": ["claim_p", "v_entailment"], "below_chars": 665}
+    (d / local.CARD).write_text(json.dumps(card))
+    with pytest.raises(ConfigError, match=V.VERIFIER_MODEL):
+        local.LocalJudge(directory=d)
