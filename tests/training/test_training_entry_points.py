@@ -43,6 +43,7 @@ def test_the_package_holds_the_training_and_experiment_modules():
         "training.noun_lexicon",
         "training.train_local_judge",
         "training.train_local_tagger",
+        "training.train_nli_verifier",
         "training.world_calibrator",
         "training.world_rows",
     ]
