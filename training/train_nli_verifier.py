@@ -24,7 +24,6 @@ to ``--out-dir`` (its tokenizer is the base model's, which the tagger ships).
 from __future__ import annotations
 
 import argparse
-import gzip
 import hashlib
 import json
 import random
@@ -33,7 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
-from rt4chart.judges.local.verifier import PairEncoder, batch_arrays
+from rt4chart.eval.datasets._files import iter_jsonl, jsonl_file, resolve_dir
+from rt4chart.judges.local.verifier import INPUTS, PairEncoder, batch_arrays, softmax
 
 from .tagger_model import base_model_dir
 from .world_rows import NLI_TRAIN, PER_SOURCE, records_of
@@ -41,20 +41,13 @@ from .world_rows import NLI_TRAIN, PER_SOURCE, records_of
 LABELS = ("entailment", "neutral", "contradiction")
 #: the sets and splits trained on (all marked train); SNLI's test split beside world_rows' dev
 TRAIN_SPLITS = {**NLI_TRAIN, "snli": ("snli", ("dev", "test"))}
-INPUTS = ("input_ids", "token_type_ids", "attention_mask")
 HELD_OUT = (("conjnli", "dev"), ("cad_snli", "revised_hypothesis_dev"), ("cad_snli", "revised_premise_dev"))
 
 
-def nli_dir() -> Path:
-    from rt4chart.eval.datasets._files import resolve_dir
-
-    return resolve_dir(None, "nli", lambda p: p.is_dir())
-
-
 def read_split(folder: str, split: str) -> list[tuple[str, str, str]]:
-    with gzip.open(nli_dir() / folder / f"{split}.jsonl.gz", "rt") as fh:
-        rows = [json.loads(line) for line in fh]
-    return [(r["premise"], r["hypothesis"], r["label"]) for r in rows]
+    """(premise, hypothesis, label) of one NLI split, three-way labels kept (``load_nli`` keeps the binary one)."""
+    path = jsonl_file(resolve_dir(None, "nli", lambda p: p.is_dir()) / folder, split, f"NLI {folder}")
+    return [(r["premise"], r["hypothesis"], r["label"]) for _, r in iter_jsonl(path)]
 
 
 def training_pairs(per_source: int, seed: int) -> list[tuple[str, str, str]]:
@@ -225,9 +218,7 @@ def export(args) -> None:
         got = []
         for s in range(0, len(encoded), 64):
             xa, ta, ma = batch_arrays(encoded, list(range(s, min(s + 64, len(encoded)))))
-            logits = sess.run(None, {"input_ids": xa, "token_type_ids": ta, "attention_mask": ma})[0]
-            e = np.exp(logits - logits.max(1, keepdims=True))
-            got.append(e / e.sum(1, keepdims=True))
+            got.append(softmax(sess.run(None, dict(zip(INPUTS, (xa, ta, ma))))[0]))
         got = np.concatenate(got)
         scores[name] = {**score(got, [lab for _, _, lab in rows]),
                         "max_abs_diff_vs_torch": round(float(np.abs(got - want).max()), 5)}

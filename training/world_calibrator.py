@@ -39,6 +39,7 @@ from rt4chart.judges.local import features as F
 from rt4chart.judges.local import rules as R
 from rt4chart.judges.local import tagger as T
 from rt4chart.judges.local import verifier as V
+from rt4chart.judges.local.models import reads_verifier
 
 from .local_judge_onnx import export
 from .world_rows import RAGTRUTH, SOURCES
@@ -179,7 +180,7 @@ def select(args) -> None:
     data = short_only(load(args.rows), short_chars())
     sources = list(data)
     candidates = {k: v for k, v in CANDIDATES.items()
-                  if not any(n in V.COLUMNS for n in v[0]) or all("verified" in d for d in data.values())}
+                  if not reads_verifier(v[0]) or all("verified" in d for d in data.values())}
     print("| held-out source | n | shipped | word overlap | verifier alone | " + " | ".join(candidates) + " |")
     print("|---|---|---|---|---|" + "---|" * len(candidates))
     means: dict[str, list] = {k: [] for k in ("shipped calibrators", "overlap", "verifier alone", *candidates)}
@@ -222,7 +223,7 @@ def fit(args) -> None:
     out = Path(args.out_dir)
     if not (out / CARD).exists():  # a model folder of its own: the shipped models, then the short calibrators
         shutil.copytree(model_dir(), out, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__", "*.py"))
-    if any(n in V.COLUMNS for n in feat[0] + feat[1]):
+    if reads_verifier(feat[0] + feat[1]):
         for name in (V.VERIFIER_MODEL, V.VERIFIER_CARD):
             shutil.copy(Path(args.verifier_dir) / name, out / name)
     threshold = json.loads((out / CARD).read_text())["threshold"]

@@ -157,8 +157,7 @@ class LocalJudge:
         self._lock = threading.Lock()
         self._recent = _Recent()
         self._evidence = lru_cache(maxsize=EVIDENCE)(F.FeatureEvidence)
-        self._verified_lock = threading.Lock()
-        self._verified_recent: OrderedDict[tuple[str, tuple[str, ...]], np.ndarray] = OrderedDict()
+        self._verified = lru_cache(maxsize=RECENT)(self._verify_now)
 
     @property
     def version(self) -> str:
@@ -214,17 +213,11 @@ class LocalJudge:
         asked for (only short-context calibrators that name its columns ask) and kept for the recent claim sets."""
         return partial(self._verified, ev.index.text, tuple(c.text for c in claims))
 
-    def _verified(self, text: str, claims: tuple[str, ...]) -> np.ndarray:
-        key = (text, claims)
-        with self._verified_lock:
-            if key not in self._verified_recent:
-                verifier = self._models.verifier
-                if verifier is None:
-                    raise ConfigError("the local judge's claim verifier is not installed")
-                self._verified_recent[key] = verifier.probabilities([text] * len(claims), list(claims))
-                while len(self._verified_recent) > RECENT:
-                    self._verified_recent.pop(next(iter(self._verified_recent)))
-            return self._verified_recent[key]
+    def _verify_now(self, text: str, claims: tuple[str, ...]) -> np.ndarray:
+        verifier = self._models.verifier
+        if verifier is None:
+            raise ConfigError("the local judge's claim verifier is not installed")
+        return verifier.probabilities([text] * len(claims), list(claims))
 
     def tag(self, claims: Sequence[Claim], evidence: Evidence, question: Optional[str],
             rows: Sequence[F.WordRows]) -> list[np.ndarray]:

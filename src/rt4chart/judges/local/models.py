@@ -92,6 +92,7 @@ def calibrator_rows(claim_p: np.ndarray, claim_matrix: np.ndarray,
 
 
 def reads_verifier(features: Sequence[str]) -> bool:
+    """True when a calibrator reading ``features`` reads the claim verifier's columns."""
     return any(c in V.COLUMNS for c in features)
 
 

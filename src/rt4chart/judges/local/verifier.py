@@ -21,6 +21,8 @@ VERIFIER_CARD = "local_verifier.json"
 TOKENIZER = "local_tagger_tokenizer.json"
 #: the calibrator columns it gives, one per label, in the model's label order
 COLUMNS = ("v_entailment", "v_neutral", "v_contradiction")
+#: the graph's inputs: token ids, token types, attention mask
+INPUTS = ("input_ids", "token_type_ids", "attention_mask")
 MAX_LEN = 160
 BATCH = 32
 
@@ -90,8 +92,7 @@ class Verifier:
         for s in range(0, len(order), BATCH):
             idx = order[s:s + BATCH]
             x, t, m = batch_arrays(encoded, idx)
-            out[idx] = softmax(self.session.run(None, {"input_ids": x, "token_type_ids": t,
-                                                       "attention_mask": m})[0].astype(np.float64))
+            out[idx] = softmax(self.session.run(None, dict(zip(INPUTS, (x, t, m))))[0].astype(np.float64))
         return out
 
 
