@@ -27,17 +27,19 @@ from typing import Any, Optional, Sequence, Union
 from rt4chart import Auditor, Judge
 from rt4chart.judges.registry import auditor_for
 
-from . import meaning3_cases
+from . import assistant_cases, everyday4_cases, meaning3_cases
 from .everyday_cases import KINDS, RECORDS, Everyday
 
 #: the sets ``--set`` names: (records, kinds in the per-kind table's order)
-SETS = {"everyday": (RECORDS, KINDS), "meaning3": (meaning3_cases.RECORDS, meaning3_cases.KINDS)}
+SETS = {"everyday": (RECORDS, KINDS), "meaning3": (meaning3_cases.RECORDS, meaning3_cases.KINDS),
+        "assistant": (assistant_cases.RECORDS, assistant_cases.KINDS),
+        "everyday4": (everyday4_cases.RECORDS, everyday4_cases.KINDS)}
 
 
 async def _audit_all(auditor: Auditor, records: Sequence[Everyday]) -> list[dict]:
     rows = []
     for rec in records:
-        record = {"id": rec.id, "context": rec.context, "question": None, "answer": rec.answer}
+        record = {"id": rec.id, "context": rec.context, "question": rec.question, "answer": rec.answer}
         start = time.perf_counter()
         result = (await auditor.audit(record)).to_json()
         seconds = time.perf_counter() - start
@@ -104,7 +106,8 @@ def main(argv: Optional[list[str]] = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--judges", default="local,lexical", help="comma-separated judge names")
     ap.add_argument("--set", default="everyday", choices=sorted(SETS),
-                    help="which set: the everyday set (default) or the fresh meaning set (meaning3)")
+                    help="which set: the everyday set (default), the fresh meaning set (meaning3), answers as assistants write "
+                         "them (assistant, issue 61) or the claim verifier's fresh set (everyday4, issue 62)")
     ap.add_argument("--base-url", default=None, help="the model server of the llm and hybrid judges")
     ap.add_argument("--model", default=None, help="the model name of the llm and hybrid judges")
     ap.add_argument("-o", "--out", default=None, help="a folder for <set>-<judge>.jsonl and <set>.md")

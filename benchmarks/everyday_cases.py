@@ -14,6 +14,7 @@ examples in issue 41's table. ``benchmarks/everyday.py`` reports judges on them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Optional
 
 from rt4chart.types import Label
 
@@ -34,6 +35,8 @@ class Everyday:
     answer: str
     label: Label
     claims: tuple[Label, ...]
+    #: the question the answer replies to (None: the record has none)
+    question: Optional[str] = None
 
 
 # shared contexts (several records read the same document)
