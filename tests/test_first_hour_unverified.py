@@ -23,9 +23,10 @@ pytest_plugins = ["pytester"]
 
 LIBRARY = ("The library is open Monday to Friday from 9 am to 6 pm, and on Saturday from 10 am to 2 pm. "
            "It is closed on Sundays.")
-#: a bare "Yes." has no content word to check against the opening hours: the local judge abstains (the issue's example,
-#: "It was founded in 1901.", is baseless since the typed-edit rules of issue 41)
-UNCHECKED = "Yes."
+#: a sentence with no content word to check against the opening hours: the local judge abstains (the issue's example,
+#: "It was founded in 1901.", is baseless since the typed-edit rules of issue 41; a bare "Yes." is no claim at all
+#: without a question since issue 61, and the answer is unverified with no claim)
+UNCHECKED = "It is what it is."
 ISSUE_EXAMPLE = "It was founded in 1901."
 GROUNDED = "The library is closed on Sundays."
 WRONG = "The library is open Monday to Friday from 9 am to 8 pm."

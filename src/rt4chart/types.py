@@ -124,13 +124,27 @@ class Chunk(_Frozen):
         return range(self.first, self.last + 1)
 
 
+class Citation(_Frozen):
+    """A citation marker of the answer ("[1]", "[2, 3]", "(Source 2)"): ``answer[start:end] == marker``, and the
+    passages it names, numbered as written (from 1)."""
+
+    start: int
+    end: int
+    marker: str
+    passages: tuple[int, ...]
+
+
 class Claim(_Frozen):
-    """A self-contained proposition from the answer, with a pointer to its answer sentence (RT4CHART §3.3)."""
+    """A self-contained proposition from the answer, with a pointer to its answer sentence (RT4CHART §3.3).
+
+    ``citations`` are the citation markers of the answer that cite it (those of its answer sentence, or its part of
+    that sentence); its ``text`` never holds them."""
 
     index: int
     text: str
     sentence_index: int
     answer_spans: tuple[Span, ...]
+    citations: tuple[Citation, ...] = ()
 
 
 class Judgment(_Frozen):
@@ -187,6 +201,8 @@ class ClaimVerdict(_Frozen):
     #: for a hallucinated claim, the answer spans of the part its judge found unsupported (a judge that reads words,
     #: like the local judge, narrows the claim to them); () = the whole claim (``answer_spans``)
     flagged_spans: tuple[Span, ...] = ()
+    #: the citation markers of the answer that cite this claim (``Claim.citations``)
+    citations: tuple[Citation, ...] = ()
 
 
 class Usage(_Frozen):

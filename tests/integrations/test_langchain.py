@@ -132,8 +132,8 @@ def test_first_hour_callback_handler_raises_on_an_answer_nobody_checked(passages
     as clean; ``allow_unverified=True`` does."""
     handler = AuditCallbackHandler(judge="local", raise_on_hallucination=True)
     with pytest.raises(HallucinationError, match="needs review") as err:
-        string_chain(passages, "Yes.").invoke("Is there a trial?", config={"callbacks": [handler]})
+        string_chain(passages, "Okay.").invoke("Is there a trial?", config={"callbacks": [handler]})
     assert err.value.result.hallucinated is None and err.value.result.label == Label.UNVERIFIED
     lenient = AuditCallbackHandler(judge="local", raise_on_hallucination=True, allow_unverified=True)
-    assert string_chain(passages, "Yes.").invoke("Is there a trial?", config={"callbacks": [lenient]}) == "Yes."
+    assert string_chain(passages, "Okay.").invoke("Is there a trial?", config={"callbacks": [lenient]}) == "Okay."
     assert lenient.last.hallucinated is None

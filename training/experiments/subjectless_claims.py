@@ -11,7 +11,8 @@ import argparse
 import random
 import re
 
-from rt4chart.audit.decompose import _AUX, RuleDecomposer
+from rt4chart.audit.decompose import RuleDecomposer
+from rt4chart.text.subjects import AUX as _AUX
 from rt4chart.eval.datasets import load_ragtruth
 
 from ..splits import data_dir

@@ -308,6 +308,7 @@ class Auditor:
             local_label=local, chunk_labels=tuple(chunk_labels), focus_chunk=focus,
             answer_spans=claim.answer_spans, evidence=tuple(evidence), reason=reason, score=final.score,
             raw=final.raw, prompt_version=final.prompt_version, flagged_spans=flagged,
+            citations=claim.citations,
         )
         problems = claim_violations(verdict, context, sentences)
         problems += [f"claim {claim.index}: answer span {sp.start}:{sp.end} is outside the answer"

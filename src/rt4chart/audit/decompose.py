@@ -9,7 +9,11 @@ from __future__ import annotations
 import re
 from typing import Optional, Protocol, Sequence, runtime_checkable
 
-from ..evidence import is_preamble
+from ..evidence import is_preamble, negated
+from ..text.markup import (blank_markers, citation_markers, claim_text, lines_of, markdown_line, table_cells,
+                           table_row_claim, trim_span)
+from ..text.particles import particle, yes_no_statement
+from ..text.subjects import AUX, PRONOUN, RELATIVE, VERB_CUE, subject_of
 from ..text.segment import split_sentences
 from ..types import Claim, Span
 
@@ -26,14 +30,8 @@ class Decomposer(Protocol):
 # A conjunction starts a new clause only when what follows looks like a subject followed by a finite verb, e.g.
 # "... applies to all users and verification is not required". Splitting "salt and pepper" would be wrong, so
 # noun-phrase coordination is left alone.
-_AUX = (
-    r"(?:is|are|was|were|has|have|had|can|cannot|can't|could|will|won't|would|does|doesn't|do|don't|did|didn't|"
-    r"must|should|may|might|shall|isn't|aren't|wasn't|weren't|lasts|includes|requires|offers|provides|applies|"
-    r"remains|became|becomes|gets|got|includes|contains|costs|takes)"
-)
-_PRONOUN = r"(?:it|they|he|she|we|you|i|there|this|these|those|that)"
 _CLAUSE_START = re.compile(
-    rf"^(?:{_PRONOUN}\s+\w+|(?:the|a|an|its|their|his|her|our|your|this|that|these|those)?\s*(?:\w[\w\-]*\s+){{0,2}}{_AUX}\b)",
+    rf"^(?:{PRONOUN}\s+\w+|(?:the|a|an|its|their|his|her|our|your|this|that|these|those)?\s*(?:\w[\w\-]*\s+){{0,2}}{AUX}\b)",
     re.IGNORECASE,
 )
 _BOUNDARY = re.compile(r"\s*;\s+|,?\s+(?:and|but|while|whereas|although|though)\s+", re.IGNORECASE)
@@ -41,20 +39,11 @@ _MIN_WORDS = 3
 # The left side must be a clause too: "The CityRide frame and motor are covered ..." coordinates two subjects of one
 # verb, and cutting it would leave "The CityRide frame" and "motor are covered ...". A left side with no verb cue
 # outside its relative clauses ("The bike, which has a motor, and the helmet are included") is such a noun phrase and
-# stays joined to the right. Cues: an auxiliary or listed verb, a word after a pronoun ("they offer"), a past form
-# in -ed, or any word in -s after the first ("the shop accepts"; a plural noun passes too, as before).
-_VERB_CUE = re.compile(
-    rf"\b(?:{_AUX}|{_PRONOUN}\s+\w+|\w{{3,}}ed|said|made|took|went|gave|found|began|sold|won|lost|led|left|built|"
-    r"held|met|ran|saw|told|wrote|grew|fell|rose|paid|kept|brought|bought|came|knew|felt|spent|sent|include|offer|"
-    r"accept|provide|serve|need|been|be)\b|(?<=\w)\s+\w{2,}[^s\W]s\b",
-    re.IGNORECASE,
-)
-_RELATIVE = re.compile(r"\b(?:which|who|whom|whose)\b[^,;]*", re.IGNORECASE)
-
+# stays joined to the right (the verb cues: ``text.subjects.VERB_CUE``).
 
 def _is_clause(left: str) -> bool:
     """Whether the text before a conjunction has a finite verb of its own (not only inside a relative clause)."""
-    return _VERB_CUE.search(_RELATIVE.sub(" ", left)) is not None
+    return VERB_CUE.search(RELATIVE.sub(" ", left)) is not None
 
 
 # A right conjunct with no subject of its own: an auxiliary or listed verb first, at most two adverbs before it
@@ -63,60 +52,7 @@ _ADVERB = (
     r"(?:also|then|still|now|later|recently|currently|further|additionally|subsequently|eventually|finally|often|"
     r"usually|always|never|even|only|already|thus|therefore|soon|again|[a-z]+ly)"
 )
-_BARE_VERB_PHRASE = re.compile(rf"^(?:{_ADVERB}\s+){{0,2}}{_AUX}\b")  # case-sensitive: "Italy is" has a subject
-_PERSONAL = re.compile(r"^(?:it|they|he|she|we|you|i)\b", re.IGNORECASE)
-# A subject does not open with a preposition, a subordinator or a conjunction ("In 2019 the shop opened ..."), and
-# does not end on a determiner or preposition (a verb cue taken for a noun: "The talented chef ...").
-_PRONOUN_FIRST = re.compile(rf"{_PRONOUN}\s", re.IGNORECASE)
-_VERB_CUE_AFTER_SUBJECT = re.compile(_VERB_CUE.pattern.replace(rf"|{_PRONOUN}\s+\w+", ""), re.IGNORECASE)
-_TRAILING_ADVERBS = re.compile(
-    r"(?:\s+(?:also|then|still|now|further|additionally|often|usually|always|never|even|only|already|thus|therefore|"
-    r"again))+$"
-)
-_AUX_NEXT = re.compile(rf"\s+{_AUX}\b", re.IGNORECASE)
-_NOT_SUBJECT_START = frozenset(
-    "in on at by for from with without to of into onto after before during since until while when whenever if "
-    "because although though as once unless whereas where and or but so yet also then however here according "
-    "therefore thus moreover furthermore additionally overall finally instead meanwhile please".split()
-)
-_NOT_SUBJECT_END = frozenset(
-    "the a an its their his her our your this that these those of in on at by for from with to and or".split()
-)
-_SUBJECT_MAX_WORDS = 8
-
-
-def _subject(left: str) -> Optional[str]:
-    """The subject of the clause ``left``: the words before its first verb cue (outside relative clauses, after the
-    last comma), or None when no plausible noun phrase stands there."""
-    blanked = _RELATIVE.sub(lambda m: " " * len(m.group(0)), left)
-    cue = _VERB_CUE.search(blanked)
-    if cue is None:
-        return None
-    personal = _PERSONAL.match(blanked[cue.start():])
-    if personal:  # "She hasn't seen it": the pronoun
-        subject = personal.group(0)
-    else:
-        # the first verb cue that is not "<demonstrative> <word>" ("This hotel has ..." -> "This hotel")
-        cue = _VERB_CUE_AFTER_SUBJECT.search(blanked, cue.start() + 1) if cue.group(0)[0].isalpha() and \
-            _PRONOUN_FIRST.match(cue.group(0)) else cue
-        if cue is None:
-            return None
-        end = cue.start()
-        if not cue.group(0)[0].isalpha() and _AUX_NEXT.match(blanked, cue.end()):
-            end = cue.end()  # a plural noun taken for a verb in -s: "Forward contracts are ..."
-        # "In 2019, the shop opened ...", "The bike, which has a motor, costs ...": the last comma-separated piece
-        # before the verb that is not blank (relative clauses are blanked) is the subject
-        pieces = [p for p in blanked[:end].split(",") if p.strip()]
-        subject = " ".join(pieces[-1].split()) if pieces else ""
-        subject = _TRAILING_ADVERBS.sub("", subject)  # "Cafe Ana also doesn't ..." -> "Cafe Ana"
-    words = subject.split()
-    if not words or len(words) > _SUBJECT_MAX_WORDS or not any(ch.isalpha() for ch in subject):
-        return None
-    if words[0].lower() in _NOT_SUBJECT_START or words[-1].lower() in _NOT_SUBJECT_END:
-        return None
-    return subject
-
-
+_BARE_VERB_PHRASE = re.compile(rf"^(?:{_ADVERB}\s+){{0,2}}{AUX}\b")  # case-sensitive: "Italy is" has a subject
 def _clause_parts(sentence: str) -> list[tuple[int, int, Optional[str]]]:
     """Split one sentence at safe clause boundaries: (start, end, subject) per part, offsets into ``sentence``.
     ``subject`` is None for a part that has its own; for a verb phrase coordinated with the clause before it
@@ -138,7 +74,8 @@ def _clause_parts(sentence: str) -> list[tuple[int, int, Optional[str]]]:
         subject = None
         if _BARE_VERB_PHRASE.match(right):
             # the left part may itself be a bare verb phrase that borrowed its subject: pass that one on
-            subject = cuts[-1][2] if cuts and cuts[-1][2] and _BARE_VERB_PHRASE.match(left.lstrip()) else _subject(left)
+            borrowed = cuts[-1][2] if cuts and cuts[-1][2] and _BARE_VERB_PHRASE.match(left.lstrip()) else None
+            subject = borrowed or subject_of(left)
             if subject is None:
                 continue
         cuts.append((m.start(), m.end(), subject))
@@ -160,11 +97,6 @@ def _clause_parts(sentence: str) -> list[tuple[int, int, Optional[str]]]:
     return out or [(0, len(sentence), None)]
 
 
-def _clause_spans(sentence: str) -> list[tuple[int, int]]:
-    """Split one sentence at safe clause boundaries; returns (start, end) offsets into ``sentence``."""
-    return [(s, e) for s, e, _ in _clause_parts(sentence)]
-
-
 def with_subject(subject: str, fragment: str) -> str:
     """The claim text of a verb phrase read with the subject of the clause it was coordinated with."""
     if subject[0].islower() and subject.split()[0] != "i":
@@ -176,11 +108,19 @@ class RuleDecomposer:
     """Offline decomposer: one claim per answer sentence, optionally split at safe clause boundaries. A preamble
     (``evidence.is_preamble``: "Here is a summary of the article:", "I hope this helps!") is no claim.
 
-    Claims are verbatim answer fragments, so their answer spans are exact, with one exception: a verb phrase
+    The answer is read as an assistant writes it (``text.markup``, ``text.particles``): citation markers are no
+    words of a claim and never split one (each claim keeps the markers that cite it in ``citations``); markdown
+    headings and a table's header and separator rows are no claims, a table row is read with its header's names, and
+    list bullets and emphasis are dropped from the claim text. An answer particle ("Yes.", "No, ...") is no claim of
+    its own: in reply to a yes/no question it is the statement it asserts ("No." to "Can I bring my dog?" is "You
+    cannot bring your dog."), its span the particle's characters, unless the sentence after it says the opposite
+    (then that sentence is judged alone); otherwise it is dropped.
+
+    Claims are verbatim answer fragments, so their answer spans are exact, with these exceptions: a verb phrase
     coordinated with a clause before it ("She hasn't seen it and doesn't plan to") is read with that clause's subject
-    ("She doesn't plan to"); its text is then the subject, a space and the verbatim fragment, and its answer span is
-    the fragment's alone. Pronouns are not resolved: this decomposer trades the "self-contained" property of §3.3
-    for needing no model.
+    ("She doesn't plan to"), its text then the subject, a space and the verbatim fragment, its answer span the
+    fragment's alone; markers, emphasis, table rows and particles are read as said above. Pronouns are not resolved:
+    this decomposer trades the "self-contained" property of §3.3 for needing no model.
     """
 
     name = "rule"
@@ -188,48 +128,97 @@ class RuleDecomposer:
     def __init__(self, *, split_clauses: bool = True) -> None:
         self.split_clauses = split_clauses
 
-    def decompose_sync(self, answer: str) -> list[Claim]:
-        claims: list[Claim] = []
-        for sent in split_sentences(answer):
-            if is_preamble(sent.text):
+    def decompose_sync(self, answer: str, question: Optional[str] = None) -> list[Claim]:
+        lines = list(lines_of(answer))
+        kinds: list[tuple[int, int, str, Optional[list[str]]]] = []  # (start, end, kind, header cells)
+        header: Optional[list[str]] = None
+        for n, (start, end, line) in enumerate(lines):
+            kind = markdown_line(line, lines[n + 1][2] if n + 1 < len(lines) else None)
+            if kind == "table-header":
+                header = table_cells(line)
+            elif kind not in ("table-row", "table-separator"):
+                header = None
+            kinds.append((start, end, kind, header if kind == "table-row" else None))
+        view = blank_markers(answer)
+        sentences = [s for s in split_sentences(view) if s.text.strip()]
+        markers = citation_markers(answer)
+        claims: list[tuple[int, str, int, int, int]] = []  # (sentence index, text, start, end, reach end)
+        done_lines: set[int] = set()
+        for k, sent in enumerate(sentences):
+            reach = sentences[k + 1].start if k + 1 < len(sentences) else len(answer)
+            line_no = next((n for n, (ls, le, _, _) in enumerate(kinds) if ls <= sent.start < le), None)
+            kind = kinds[line_no][2] if line_no is not None else "text"
+            if kind in ("heading", "table-header", "table-separator"):
                 continue
-            parts = _clause_parts(sent.text) if self.split_clauses else [(0, len(sent.text), None)]
-            for s, e, subject in parts:
-                start, end = sent.start + s, sent.start + e
-                text = answer[start:end]
+            if kind == "table-row":
+                if line_no in done_lines:
+                    continue
+                done_lines.add(line_no)
+                ls, le, _, cells_header = kinds[line_no]
+                start, end = trim_span(answer, ls, le)
+                text = table_row_claim(table_cells(answer[ls:le]), cells_header)
+                if any(ch.isalnum() for ch in text):
+                    claims.append((sent.index, text, start, end, max(reach, le)))
+                continue
+            body_start = sent.start
+            found = particle(sent.text)
+            if found is not None:
+                body_start = sent.start + found[0]
+                rest = view[body_start:sent.end]
+                if not any(ch.isalnum() for ch in rest):
+                    rest = sentences[k + 1].text if k + 1 < len(sentences) else ""
+                if rest.strip() and is_preamble(claim_text(rest)):
+                    rest = ""  # "Yes. I hope this helps!": the particle stands alone
+                statement = yes_no_statement(question or "", found[1])
+                if statement is not None and (not rest.strip() or negated(rest) == (found[1] == "no")):
+                    p_start, p_end = trim_span(answer, sent.start, sent.start + found[0])
+                    p_end = p_start + len(answer[p_start:p_end].rstrip(",.!:;—–- "))
+                    claims.append((sent.index, statement, p_start, max(p_end, p_start + 1), body_start))
+            body = view[body_start:sent.end]
+            if not body.strip() or is_preamble(claim_text(body)):
+                continue
+            parts = _clause_parts(body) if self.split_clauses else [(0, len(body), None)]
+            for n, (s, e, subject) in enumerate(parts):
+                start, end = trim_span(answer, body_start + s, body_start + e)
+                text = claim_text(answer[start:end])
                 if not any(ch.isalnum() for ch in text):
                     continue
-                claims.append(
-                    Claim(
-                        index=len(claims),
-                        text=with_subject(subject, text) if subject else text,
-                        sentence_index=sent.index,
-                        answer_spans=(Span(start=start, end=end),),
-                    )
-                )
-        return claims
+                part_reach = body_start + parts[n + 1][0] if n + 1 < len(parts) else reach
+                claims.append((sent.index, with_subject(subject, text) if subject else text, start, end, part_reach))
+        out: list[Claim] = []
+        for n, (sentence, text, start, end, reach) in enumerate(claims):
+            cited = tuple(m for m in markers if start <= m.start < reach)
+            out.append(Claim(index=n, text=text, sentence_index=sentence,
+                             answer_spans=(Span(start=start, end=end),), citations=cited))
+        return out
 
     async def decompose(self, answer: str, *, question: Optional[str] = None) -> list[Claim]:
-        return self.decompose_sync(answer)
+        return self.decompose_sync(answer, question)
 
 
 def sentence_claims(answer: str, texts_per_sentence: Sequence[Sequence[str]]) -> list[Claim]:
     """Build claims from rewritten texts grouped by answer sentence (used by LLM decomposers).
 
     ``texts_per_sentence[i]`` are the claims decomposed from answer sentence i; each claim's answer span is that
-    sentence's span, since a rewritten claim is not a verbatim fragment.
+    sentence's span, since a rewritten claim is not a verbatim fragment. A citation marker a model copied into a
+    claim is dropped from its text (``text.markup.claim_text``); the markers of the sentence are its ``citations``.
     """
     sentences = split_sentences(answer)
+    markers = citation_markers(answer)
     claims: list[Claim] = []
-    for sent, texts in zip(sentences, texts_per_sentence):
+    for k, (sent, texts) in enumerate(zip(sentences, texts_per_sentence)):
+        reach = sentences[k + 1].start if k + 1 < len(sentences) else len(answer)
+        cited = tuple(m for m in markers if sent.start <= m.start < reach)
         for t in texts:
-            if t.strip():
+            text = claim_text(t)
+            if text:
                 claims.append(
                     Claim(
                         index=len(claims),
-                        text=t.strip(),
+                        text=text,
                         sentence_index=sent.index,
                         answer_spans=(Span(start=sent.start, end=sent.end),),
+                        citations=cited,
                     )
                 )
     return claims
