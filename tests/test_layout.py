@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-MAX_LINES = 400
+MAX_LINES = 600
 
 
 def _python_files(*folders: str) -> list[Path]:
     return sorted(p for f in folders for p in (ROOT / f).rglob("*.py"))
 
 
-def test_no_runtime_module_is_over_400_lines():
+def test_no_runtime_module_is_over_600_lines():
     long = {str(p.relative_to(ROOT)): n for p in _python_files("src/rt4chart")
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert long == {}

@@ -27,7 +27,7 @@ def test_index_holds_each_sentence_keys_and_numbers(index):
     assert [s.text for s in index.sentences] == list(index.texts)
     assert all(MUSEUM[s.start:s.end] == s.text for s in index.sentences)
     # words match on their key: the stem, cut to five letters ("museum" -> "museu", "permitted" -> "permi")
-    assert index.keys[0] == {"holli", "museu", "open", "1921"}
+    assert index.keys[0] == {"holli", "museu", "open", "1921", "=1921"}  # "=1921": the amount, whatever its form
     assert word_key("permitted") in index.keys[2]
     assert index.numbers == [{"1921"}, {"10:00", "18:00", "12"}, set(), set()]
     assert index.all_numbers == {"1921", "10:00", "18:00", "12"}
@@ -35,7 +35,8 @@ def test_index_holds_each_sentence_keys_and_numbers(index):
 
 
 def test_postings_list_the_sentences_of_a_key_in_order(index):
-    assert index.postings["museu"] == [0, 3]
+    # sentence 1 opens with "It": it is read as "The Hollis Museum is open ...", so it holds "museum" too
+    assert index.postings["museu"] == [0, 1, 3]
     assert index.postings["photo"] == [2]
     assert all(i in index.postings[k] for i, keys in enumerate(index.keys) for k in keys)
     assert "zebra" not in index.postings
@@ -43,10 +44,12 @@ def test_postings_list_the_sentences_of_a_key_in_order(index):
 
 def test_edits_are_built_once_and_read_like_the_sentence_texts(index):
     assert index.edits is index.edits
-    assert index.edits.text == index.texts
+    assert index.edits.text == index.readings  # the texts, the pronoun's sentence read with its antecedent
+    assert index.readings[1] == "The Hollis Museum is open from 10:00 to 18:00, and entry costs $12."
+    assert index.texts[1] == "It is open from 10:00 to 18:00, and entry costs $12."
     found = {c: one_edit(c, index.edits) for c in ("The Hollis Museum closed in 1921.", "The museum is in Denver, MA.",
                                                   "Photography with flash is permitted.", "The museum opened in 1921.")}
-    assert found == {c: one_edit(c, list(index.texts)) for c in found}
+    assert found == {c: one_edit(c, list(index.readings)) for c in found}
     assert [(e.kind, e.evidence_text, e.sentence) if e else None for e in found.values()] == [
         ("word", "opened", 0), ("name", "Boston", 3), ("affirmation", "is not permitted", 2), None]
 

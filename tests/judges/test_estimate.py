@@ -201,7 +201,8 @@ def test_assumed_v3_reply_cites_sentence_numbers_and_counts_no_reasoning():
                                    stage="local"))
     lexical = LexicalJudge().judge_one(claim.text, "Paris is the capital of France. It has 2 million people.")
     assert j.label is Label.ENTAILED and j.evidence == lexical.evidence and j.evidence[-1] == "It has 2 million people."
-    assert json.loads(j.raw) == {"reason": "", "verdict": "entailed", "sentences": list(range(len(j.evidence)))}
+    # the pronoun's sentence is read as "Paris has 2 million people": it alone is the evidence, sentence 1
+    assert json.loads(j.raw) == {"reason": "", "verdict": "entailed", "sentences": [1]}
     assert backend.by_prompt["local"].completion_tokens == counter.count(j.raw) + 7  # a reason, no reasoning
 
 

@@ -14,12 +14,12 @@ Layering: above ``rt4chart.text``, below ``rt4chart.audit`` and ``rt4chart.judge
 
 from .assess import Assessment, Kind, Rule, Thresholds, assess, rule_of
 from .claims import (
-    CAMEL, ClaimReading, claim_numbers, content_forms, is_preamble, is_remark, negated, normalised_numbers,
-    question_keys, read_claim, word_key,
+    CAMEL, ClaimReading, amount_spans, claim_numbers, content_forms, is_preamble, is_remark, negated,
+    normalised_numbers, question_keys, read_claim, word_key,
 )
 from .edit_words import EditSentences, rivals
 from .edits import Edit, one_edit
-from .index import EvidenceIndex, premise
+from .index import EvidenceIndex, premise, restated
 from .words import (
     NEGATIONS, NUMBER, NUMBER_WORDS, STOPWORDS, TOKEN, capitalised_names, clean_number, content_word_map,
     content_words, has_negation, numbers, stem, tokens,
@@ -27,8 +27,9 @@ from .words import (
 
 __all__ = [
     "Assessment", "CAMEL", "ClaimReading", "Edit", "EditSentences", "EvidenceIndex", "Kind", "NEGATIONS", "NUMBER",
-    "NUMBER_WORDS", "Rule", "STOPWORDS", "TOKEN", "Thresholds", "assess", "capitalised_names", "claim_numbers",
+    "NUMBER_WORDS", "Rule", "STOPWORDS", "TOKEN", "Thresholds", "amount_spans", "assess", "capitalised_names",
+    "claim_numbers",
     "clean_number", "content_forms", "content_word_map", "content_words", "has_negation", "is_preamble", "is_remark",
-    "negated", "normalised_numbers", "numbers", "one_edit", "premise", "question_keys",
+    "negated", "normalised_numbers", "numbers", "one_edit", "premise", "question_keys", "restated",
     "read_claim", "rivals", "rule_of", "stem", "tokens", "word_key",
 ]

@@ -121,7 +121,9 @@ def assess(claim: str, index: EvidenceIndex, question: Optional[str] = None,
     for k in checkable:
         for i in idx.postings.get(k, ()):
             counts[i] += 1
-    missing = frozenset(n for n in side.numbers if n not in idx.all_numbers)
+    # a number written otherwise in the evidence ("0.25 l" for "250 ml") is found: its amount's key is there
+    found = frozenset(n for key, ns in side.amounts if key in idx.postings for n in ns)
+    missing = frozenset(n for n in side.numbers if n not in idx.all_numbers and n not in found)
     if not counts:
         return Assessment(Kind.NO_EVIDENCE, "no evidence sentence shares a content word")
 

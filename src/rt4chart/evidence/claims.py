@@ -9,10 +9,11 @@ too: changing what they compute changes that model's inputs, so bump ``judges.lo
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .quantities import quantities
+from .quantities import Quantity, amount_key, converts, quantities
 from .words import NUMBER, capitalised_names, clean_number, content_word_map, has_negation
 
 #: where a camelCase word splits ("OutdoorSeating")
@@ -72,7 +73,8 @@ _REFERENCE = re.compile(r"\b(?:passages?|documents?|sources?|articles?|steps?|re
                         r"tips?|ways?|points?)\s*#?\s*\d+\b(?!\.\d)(?:\s*(?:,|and|&|-)\s*\d+\b(?!\.\d))*",
                         re.IGNORECASE)
 _OUT_OF = re.compile(r"\bout\s+of\s+\d+(?:\.\d+)?", re.IGNORECASE)
-_TIME = re.compile(r"\b(\d{1,2})(?::(\d{1,2}))?\s*([ap])\.?\s*m\b\.?|\b(\d{1,2}):(\d{1,2})\b", re.IGNORECASE)
+#: a clock time: "9 am", "2:30 p.m.", "14:00" (``clock_minutes`` reads one)
+TIME_OF_DAY = re.compile(r"\b(\d{1,2})(?::(\d{1,2}))?\s*([ap])\.?\s*m\b\.?|\b(\d{1,2}):(\d{1,2})\b", re.IGNORECASE)
 _FRACTION = re.compile(r"\b(?:(\d+)\s+)?(\d+)/(\d+)\b")
 _ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b", re.IGNORECASE)
 _SCALED = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s?(?:thousand|million|billion|trillion|bn|m|k)\b", re.IGNORECASE)
@@ -95,6 +97,19 @@ def word_key(word: str) -> str:
     return word[:_PREFIX] if len(word) > _PREFIX and not word[0].isdigit() else word
 
 
+def clock_minutes(m: re.Match) -> "int | None":
+    """Minutes after midnight of a ``TIME_OF_DAY`` match ("2:30 pm": 870), None when it is no valid time."""
+    if m.group(4) is not None:
+        h, mi = int(m.group(4)), int(m.group(5))
+    else:
+        h, mi = int(m.group(1)), int(m.group(2) or 0)
+        if m.group(3).lower() == "p" and h < 12:
+            h += 12
+        elif m.group(3).lower() == "a" and h == 12:
+            h = 0
+    return (h % 24) * 60 + mi if h <= 24 and mi < 60 else None
+
+
 def normalised_numbers(text: str, *, claim: bool) -> set[str]:
     """Digit numbers of ``text``, normalised: clock times as 24-hour ``H:MM`` (a claim's "9 PM" also matches
     "21:00"; an evidence "21:0" reads "21:00"), fractions as decimals, ordinals as plain numbers. In a claim, list
@@ -106,19 +121,12 @@ def normalised_numbers(text: str, *, claim: bool) -> set[str]:
         text = _OUT_OF.sub(" ", text)
 
     def time(m: re.Match) -> str:
-        if m.group(4) is not None:
-            h, mi = int(m.group(4)), int(m.group(5))
-        else:
-            h, mi = int(m.group(1)), int(m.group(2) or 0)
-            if m.group(3).lower() == "p" and h < 12:
-                h += 12
-            elif m.group(3).lower() == "a" and h == 12:
-                h = 0
-        if h <= 24 and mi < 60:
-            out.add(f"{h % 24}:{mi:02d}")
+        minutes = clock_minutes(m)
+        if minutes is not None:
+            out.add(f"{minutes // 60}:{minutes % 60:02d}")
         return " "
 
-    text = _TIME.sub(time, text)
+    text = TIME_OF_DAY.sub(time, text)
     for word, value in (("midnight", "0:00"), ("noon", "12:00")):
         if word in text.lower():
             out.add(value)
@@ -183,6 +191,9 @@ class ClaimReading:
     names: frozenset[str]  # capitalised names, lower-cased, without a possessive
     numbers: frozenset[str]  # normalised_numbers(claim, claim=True), meta or not
     negated: bool
+    #: the claim's amounts as (``amount_key``, the numbers ``normalised_numbers`` reads in them): an amount is one
+    #: key, whatever its form, and its numbers are found when an evidence sentence holds the same amount
+    amounts: tuple[tuple[str, frozenset[str]], ...] = ()
 
 
 @lru_cache(maxsize=1024)
@@ -191,18 +202,60 @@ def read_claim(claim: str) -> ClaimReading:
     numbers = frozenset(normalised_numbers(claim, claim=True))
     if _META_START.search(claim) or _META_ANY.search(claim):
         return ClaimReading(True, {}, {}, frozenset(), numbers, False)
-    # times and references are checked as numbers (or not at all), not as words
-    surface = content_forms(_TIME.sub(" ", _REFERENCE.sub(" ", _LIST_MARKER.sub(" ", claim))))
+    # times and references are checked as numbers (or not at all), not as words; an amount is one key (its words
+    # "seven hundred", "dollars", "per cent" are not words to find)
+    text = TIME_OF_DAY.sub(" ", _REFERENCE.sub(" ", _LIST_MARKER.sub(" ", claim)))
+    text_read = text
+    found = amounts(text)
+    for q, start, end in found:
+        text = text[:start] + " " * (end - start) + text[end:]
+    surface = content_forms(text)
     names = frozenset(n.split("'")[0] for n in capitalised_names(claim))
     keys: dict[str, float] = {}
     shown: dict[str, str] = {}
+    for q, start, end in found:
+        keys[amount_key(q)] = 2.0
+        shown[amount_key(q)] = q.text
     for w, s in surface.items():
         k = word_key(w)
         wt = _weight(w, s.split("'")[0], names)
         if wt > keys.get(k, 0.0):
             keys[k] = wt
             shown[k] = s
-    return ClaimReading(False, keys, shown, names, numbers, negated(claim))
+    read = tuple((amount_key(q), frozenset(normalised_numbers(q.text, claim=True)) | {clean_number(f"{q.number:.4f}")})
+                 for q, _, _ in found)
+    # an amount in words is a number to check when its unit converts or it is no small count ("fifteen per cent",
+    # "seven hundred thousand"; not "two of the shops")
+    worded = {clean_number(f"{q.number:.4f}") for q, start, end in found
+              if not any(ch.isdigit() for ch in text_read[start:end]) and (converts(q) or q.number >= 13)}
+    return ClaimReading(False, keys, shown, names, numbers | worded, negated(claim), read)
+
+
+def amount_spans(text: str, keys: "Container[str]") -> list[tuple[int, int]]:
+    """The characters of the amounts of ``text`` (``amounts``) whose ``amount_key`` is among ``keys`` (an evidence
+    text's word keys): the words of an amount the evidence writes otherwise ("two dozen" for "24")."""
+    return [(start, end) for q, start, end in amounts(text) if amount_key(q) in keys]
+
+
+def amounts(text: str) -> list[tuple[Quantity, int, int]]:
+    """The amounts of ``text`` that are read as one key each, with the characters their key stands for: the whole
+    amount when its unit converts ("ten dollars", "twelve per cent", "a quarter of a litre"), else its number
+    ("seven hundred fifty thousand" of "... people"). Clock times are numbers, not amounts."""
+    out = []
+    times = [m.span() for m in TIME_OF_DAY.finditer(text)]
+    for q in quantities(text):
+        if any(a < q.end and q.start < b for a, b in times):
+            continue
+        end = q.end
+        if not converts(q) and q.dimension not in ("", "year", "day of month"):
+            last = q.text.rsplit(None, 1)
+            if len(last) == 2 and last[1].isalpha():
+                end = q.end - len(last[1])
+                while end > q.start and text[end - 1].isspace():
+                    end -= 1
+        if any(ch.isalnum() for ch in text[q.start:end]):
+            out.append((q, q.start, end))
+    return out
 
 
 @lru_cache(maxsize=256)

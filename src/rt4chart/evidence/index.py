@@ -7,9 +7,11 @@ import re
 from functools import cached_property, lru_cache
 from typing import Iterable, Sequence
 
+from ..text.pronouns import resolved
 from ..text.segment import split_sentences
 from .align import ClauseIndex
-from .claims import content_forms, normalised_numbers, word_key
+from .claims import amounts, content_forms, normalised_numbers, word_key
+from .quantities import amount_key
 from .edit_words import EditSentences
 
 _CODE = re.compile(r"\b[A-Z]{2}\b")
@@ -18,8 +20,10 @@ _CODE = re.compile(r"\b[A-Z]{2}\b")
 class EvidenceIndex:
     """Word keys and numbers of each sentence of an evidence text, with an inverted index for linear-time lookup.
 
-    ``sentences`` are the text's ``Sentence`` objects (offsets into ``text``) and ``texts`` their texts;
-    ``keys[i]`` and ``numbers[i]`` are sentence i's word keys (``word_key``) and normalised numbers;
+    ``sentences`` are the text's ``Sentence`` objects (offsets into ``text``) and ``texts`` their texts, what a
+    judge quotes; ``readings`` are the same sentences as they are read, one that opens with a pronoun read with its
+    antecedent (``text.pronouns.resolved``). ``keys[i]`` and ``numbers[i]`` are sentence i's word keys (``word_key``)
+    and normalised numbers, of its reading;
     ``postings[key]`` lists the sentences holding a key, in order; ``all_numbers`` is every number of the text;
     ``lowered`` the text lower-cased; ``codes`` its two-capital words ("CA"). ``edits`` is the same sentences as
     ``one_edit`` reads them and ``clauses`` their clauses as ``typed_edit`` reads them, each worked out on first use.
@@ -30,15 +34,21 @@ class EvidenceIndex:
         self.text = text
         self.sentences = split_sentences(text)
         self.texts = tuple(s.text for s in self.sentences)
+        self.readings = resolved(self.texts)
         self.keys: list[frozenset[str]] = []
         self.numbers: list[frozenset[str]] = []
         self.postings: dict[str, list[int]] = {}
-        for i, s in enumerate(self.texts):
+        for i, s in enumerate(self.readings):
             ks, numbers = _sentence_index(s)
             self.keys.append(ks)
             self.numbers.append(numbers)
             for k in ks:
                 self.postings.setdefault(k, []).append(i)
+        #: each amount of the text (``amount_key``) as the text first writes it
+        self.amounts: dict[str, str] = {}
+        for reading in self.readings:
+            for q, start, end in amounts(reading):
+                self.amounts.setdefault(amount_key(q), reading[start:end])
         self.all_numbers: frozenset[str] = frozenset().union(*self.numbers) if self.numbers else frozenset()
         self.lowered = text.lower()
         self.codes = frozenset(_CODE.findall(text))
@@ -46,15 +56,30 @@ class EvidenceIndex:
     @cached_property
     def edits(self) -> EditSentences:
         """The sentences as ``one_edit`` reads them (``one_edit(claim, index.edits)``)."""
-        return EditSentences(self.texts)
+        return EditSentences(self.readings)
 
     @cached_property
     def clauses(self) -> ClauseIndex:
         """The sentences' clauses, as ``typed_edit`` reads them (``typed_edit(claim, index.clauses)``)."""
-        return ClauseIndex(self.texts)
+        return ClauseIndex(self.readings)
 
     def __repr__(self) -> str:
         return f"EvidenceIndex({len(self.texts)} sentences, {len(self.text)} characters)"
+
+
+def restated(claim: str, index: EvidenceIndex) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """``claim`` with each amount the evidence holds written as the evidence writes it ("Mix two dozen eggs and a
+    quarter of a litre of milk" -> "Mix 24 eggs and 250 ml of milk" against "24 eggs and 250 ml of milk"), and the
+    (claim's, evidence's) forms it replaced: the one reading of quantities, so that a judge reading words sees one
+    amount as one. Amounts the evidence lacks stay as written."""
+    out, pos, read = [], 0, []
+    for q, start, end in amounts(claim):
+        theirs = index.amounts.get(amount_key(q))
+        if theirs is not None and start >= pos and claim[start:end] != theirs:
+            out += [claim[pos:start], theirs]
+            read.append((claim[start:end], theirs))
+            pos = end
+    return ("".join(out) + claim[pos:] if out else claim), tuple(read)
 
 
 def premise(texts: Sequence[str], order: Iterable[int]) -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...]]:
@@ -70,4 +95,6 @@ def premise(texts: Sequence[str], order: Iterable[int]) -> tuple[tuple[str, ...]
 def _sentence_index(sentence: str) -> tuple[frozenset[str], frozenset[str]]:
     """The word keys and numbers of one sentence, for the last 8192 sentence texts: the chunks of a context and the
     context itself hold the same sentences, and each text is indexed on its own."""
-    return frozenset(word_key(w) for w in content_forms(sentence)), frozenset(normalised_numbers(sentence, claim=False))
+    keys = {word_key(w) for w in content_forms(sentence)}
+    keys.update(amount_key(q) for q, _, _ in amounts(sentence))
+    return frozenset(keys), frozenset(normalised_numbers(sentence, claim=False))

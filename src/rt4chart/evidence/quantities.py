@@ -19,6 +19,22 @@ _DURATION = {"second": ("h", 1 / 3600), "minute": ("h", 1 / 60), "hour": ("h", 1
 _MONTHS = frozenset("january february march april june july august september october november december "
                     "jan feb mar apr jun jul aug sep sept oct nov dec".split())
 _CURRENCY = {"dollar": "$", "usd": "$", "euro": "€", "eur": "€", "pound": "£", "gbp": "£", "yen": "¥"}
+#: metric units in millilitres ("ml"), grams ("g") or metres ("metre"); "m" alone is a scale ("5m": five million)
+_METRIC = {"ml": ("ml", 1.0), "millilitre": ("ml", 1.0), "milliliter": ("ml", 1.0), "cl": ("ml", 10.0),
+           "l": ("ml", 1000.0), "litre": ("ml", 1000.0), "liter": ("ml", 1000.0), "mg": ("g", 0.001),
+           "milligram": ("g", 0.001), "g": ("g", 1.0), "gram": ("g", 1.0), "gramme": ("g", 1.0),
+           "kg": ("g", 1000.0), "kilo": ("g", 1000.0), "kilogram": ("g", 1000.0), "kilogramme": ("g", 1000.0),
+           "tonne": ("g", 1e6), "mm": ("metre", 0.001), "millimetre": ("metre", 0.001), "millimeter": ("metre", 0.001),
+           "cm": ("metre", 0.01), "centimetre": ("metre", 0.01), "centimeter": ("metre", 0.01),
+           "metre": ("metre", 1.0), "meter": ("metre", 1.0), "km": ("metre", 1000.0), "kilometre": ("metre", 1000.0),
+           "kilometer": ("metre", 1000.0)}
+#: the dimensions whose amounts convert (an amount key names them): durations, currencies, per cent, metric units
+_CONVERTIBLE = frozenset({"h", "mo", "%", "ml", "g", "metre", *_CURRENCY.values()})
+#: a fraction of one unit, or a couple of them: "a quarter of a litre", "three quarters of an hour", "half a
+#: kilo", "a third of the budget", "a couple of days"
+_PART = re.compile(r"\b(?:(?P<count>a|one|two|three)\s+)?(?P<part>half|halves|quarters?|thirds?)\s+(?:of\s+)?"
+                   r"(?:an?\s+)?(?P<unit>[a-z]+)\b|\ba\s+couple\s+of\s+(?P<couple>[a-z]+)\b", re.IGNORECASE)
+_PARTS = {"half": 0.5, "halve": 0.5, "quarter": 0.25, "third": 1 / 3}
 _WORDS = {**{w: float(v) for w, v in NUMBER_WORDS.items() if w not in ("once", "twice", "single", "half")},
           "a dozen": 12.0, "dozen": 12.0}
 _NUM = (r"(?P<cur>[$€£¥])?\s?(?P<digits>\d[\d,]*(?:\.\d+)?|\.\d+)(?P<pct>\s?%)?"
@@ -76,8 +92,8 @@ def _words_value(words: str) -> Optional[float]:
         v = _WORDS.get(w)
         if v is None:
             return None
-        if v == 100:
-            current = (current or 1) * 100
+        if v == 100 or w == "dozen":
+            current = (current or 1) * v
         elif v == 1000:
             total, current = total + (current or 1) * 1000, 0.0
         elif last is not None and (last < 20 and last != 100 or v >= 20 and last < 100):
@@ -122,11 +138,17 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             start = m.start("cur") if m.group("cur") else m.start("digits")
         end = m.end()
         unit_word = unit.rstrip("s") if unit not in ("s", "%") else unit
+        if unit_word in ("quarter", "third", "half", "halve") and re.match(r"\s+of\b", text[m.end():]):
+            continue  # "three quarters of an hour": a part of a unit (``_part_amounts``)
+        if unit_word == "dozen":  # "2 dozen eggs": 24
+            value, unit, unit_word = value * 12, "", ""
         before = text[max(0, start - 12):start].lower().split()
         if m.group("cur"):
             dimension = m.group("cur")
         elif m.group("pct") or unit in ("%", "percent") or unit == "per" and text[end:end + 5].lower() == " cent":
             dimension = "%"
+            if unit == "per":
+                end += 5
         elif (m.group("digits") and len(raw) == 4 and 1000 <= value <= 2100 and not scale
               and (not unit or unit in STOPWORDS or unit_word in _MONTHS or not unit.isalpha())):
             dimension, end = "year", m.end("digits")
@@ -141,6 +163,9 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             if key in _DURATION:
                 dim, factor = _DURATION[key]
                 dimension, value = dim, value * factor
+            elif unit_word in _METRIC or unit in _METRIC:
+                dim, factor = _METRIC.get(unit, _METRIC.get(unit_word, ("", 1.0)))
+                dimension, value = dim, value * factor
             elif key in _CURRENCY:
                 dimension = _CURRENCY[key]
             elif unit in STOPWORDS or (m.group("digits") and len(m.group("digits")) == 4 and not scale):
@@ -149,14 +174,60 @@ def quantities(text: str) -> tuple[Quantity, ...]:
                 dimension = key
         else:
             dimension = ""
-        if m.group("cur") or dimension == "%" and not unit.isalpha():
+        if m.group("cur") or m.group("pct") or dimension == "%" and not unit.isalpha():
             end = m.end("pct") if m.group("pct") else m.end("digits") if m.group("digits") else end
             if scale:
                 end = m.end("scale")
         while end > start and not text[end - 1].isalnum() and text[end - 1] not in "%$":
             end -= 1
         out.append(Quantity(value, dimension, number, start, end, text[start:end]))
-    return tuple(sorted(out + _article_amounts(text, out), key=lambda q: q.start))
+    out += _article_amounts(text, out)
+    return tuple(sorted(out + _part_amounts(text, out), key=lambda q: q.start))
+
+
+def _part_amounts(text: str, found: list[Quantity]) -> list[Quantity]:
+    """The amounts of ``text`` written as a fraction of a unit or a couple of them (``_PART``) that no other form
+    wrote: "a quarter of a litre" (250 ml), "three quarters of an hour" (0.75 hours), "a couple of days" (48
+    hours)."""
+    out = []
+    for m in _PART.finditer(text):
+        if any(q.start < m.end() and m.start() < q.end for q in found):
+            continue
+        unit = (m.group("unit") or m.group("couple")).lower()
+        unit_word = unit[:-1] if unit.endswith("s") and unit[:-1] in {**_DURATION, **_METRIC, **_CURRENCY} else unit
+        if m.group("couple"):
+            number = 2.0
+        else:
+            part = m.group("part").lower()
+            count = {"a": 1, "one": 1, "two": 2, "three": 3, None: 1}[m.group("count") and m.group("count").lower()]
+            number = count * _PARTS[part.rstrip("s") if part != "halves" else "halve"]
+        if unit_word in _DURATION:
+            dim, factor = _DURATION[unit_word]
+        elif unit_word in _METRIC:
+            dim, factor = _METRIC[unit_word]
+        elif unit_word in _CURRENCY:
+            dim, factor = _CURRENCY[unit_word], 1.0
+        elif m.group("couple"):
+            dim, factor = stem(unit) if len(unit) > 5 else unit_word, 1.0
+        else:
+            continue  # "half the staff": ``_article_amounts`` reads it as a share
+        out.append(Quantity(number * factor, dim, number, m.start(), m.end(), m.group()))
+    return out
+
+
+def amount_key(q: Quantity) -> str:
+    """The one key an amount is read by, whatever its form: "=" and its value in its dimension's base unit, with the
+    dimension when it converts ("=250ml" for "250 ml" and "a quarter of a litre", "=12%" for "twelve per cent",
+    "=10$" for "ten dollars" and "$10"), the value alone otherwise ("=750000" for "750,000 visitors" and "seven
+    hundred fifty thousand people")."""
+    value = clean_number(f"{q.value:.4f}")
+    return f"={value}{q.dimension}" if q.dimension in _CONVERTIBLE else f"={value}"
+
+
+def converts(q: Quantity) -> bool:
+    """Whether amount ``q`` is in a unit other amounts convert to (a duration, a currency, per cent, a metric
+    unit): its unit words are part of the amount."""
+    return q.dimension in _CONVERTIBLE
 
 
 def _article_amounts(text: str, found: list[Quantity]) -> list[Quantity]:

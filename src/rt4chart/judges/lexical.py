@@ -42,6 +42,7 @@ from ..evidence import (
     Assessment, EvidenceIndex, Kind, Rule, Thresholds, assess, is_remark, normalised_numbers, one_edit, premise,
 )
 from ..evidence import rule_of as _rule_of
+from ..evidence.arithmetic import derive
 from ..types import Claim, Judgment, Label, Span, Stage
 
 #: evidence texts whose index a judge keeps: the answers to one context come one after another in a batch or an
@@ -122,6 +123,9 @@ class LexicalJudge:
         """Judge one claim against ``evidence``, a text or its index (the question only tells which words restate
         it)."""
         index = self.index(evidence) if isinstance(evidence, str) else evidence
+        derived = derive(claim, index)
+        if derived is not None:
+            return derived.judgment(index)
         a = assess(claim, index, question, self.thresholds.max_sentences)
         if a.kind == Kind.NO_EVIDENCE and is_remark(claim):
             return Judgment(label=Label.UNVERIFIED, score=None, reason="a remark about the sources or the "

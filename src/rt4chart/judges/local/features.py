@@ -33,7 +33,7 @@ from typing import Optional, Sequence, Union
 import numpy as np
 
 from ...evidence import (
-    CAMEL, STOPWORDS, TOKEN, Assessment, EvidenceIndex, Kind, Rule, Thresholds, assess, claim_numbers,
+    CAMEL, STOPWORDS, TOKEN, Assessment, amount_spans, EvidenceIndex, Kind, Rule, Thresholds, assess, claim_numbers,
     normalised_numbers, question_keys, rule_of, stem, tokens, word_key,
 )
 from ...text.segment import record_lines, split_sentences
@@ -262,7 +262,10 @@ def claim_rows(claim: str, evidence: Union[str, FeatureEvidence], question: Opti
     cover = list(a.cover) + [a.cover[-1] if a.cover else 0.0] * (3 - len(a.cover))
     postings, counts, bigrams = ev.index.postings, ev.counts, ev.bigrams
 
-    in_postings = [k is not None and k in postings for k in keys]
+    # the words of an amount the evidence writes otherwise ("two dozen" for "24") are found
+    amount_words = amount_spans(claim, postings)
+    in_amount = [any(s <= w_start < e for s, e in amount_words) for w_start, _ in spans]
+    in_postings = [(k is not None and k in postings) or m for k, m in zip(keys, in_amount)]
     found = [p or (k is not None and t in counts) for p, k, t in zip(in_postings, keys, toks)]
     n_content = len(cw.order)
     # token distance in the evidence between each content word and the previous / next content word of the claim
@@ -323,7 +326,8 @@ def claim_rows(claim: str, evidence: Union[str, FeatureEvidence], question: Opti
         out[:, _COL["w_trigram"]] = [False, *(t in ev.trigrams for t in cw.trigrams), False]
     out[:, _COL["w_in_best"]] = [k is not None and k in best for k in keys]
     out[:, _COL["w_in_chosen"]] = [k is not None and k in chosen for k in keys]
-    out[:, _COL["w_number_in_ev"]] = [nums is not None and not nums.isdisjoint(ev.numbers) for nums in cw.tok_numbers]
+    out[:, _COL["w_number_in_ev"]] = [m or nums is not None and not nums.isdisjoint(ev.numbers)
+                                      for nums, m in zip(cw.tok_numbers, in_amount)]
     out[:, _COL["w_window_found"]] = [
         (ahead[min(n, i + _WINDOW + 1)] - ahead[max(0, i - _WINDOW)] - found[i]) / max(w, 1)
         for i, w in enumerate(cw.window)]

@@ -1,0 +1,129 @@
+"""One amount read as one key whatever its form (``evidence.quantities.amount_key``, ``evidence.claims.read_claim``
+and ``amount_spans``), claims restated in the evidence's forms (``evidence.index.restated``), and an
+``EvidenceIndex``'s readings of pronoun-led sentences and its amounts."""
+
+import pytest
+
+from rt4chart.evidence.claims import amount_spans, read_claim, word_key
+from rt4chart.evidence.index import EvidenceIndex, restated
+from rt4chart.evidence.quantities import amount_key, quantities
+
+
+def key(text):
+    (q,) = quantities(text)
+    return amount_key(q)
+
+
+@pytest.mark.parametrize("a, b", [
+    ("a dozen eggs", "12 eggs"), ("two dozen eggs", "24 eggs"), ("three dozen", "thirty-six"),
+    ("a quarter of a litre", "250 ml"), ("0.25 l", "250 ml"), ("half a litre", "500 ml"), ("5 cl", "50 ml"),
+    ("2 l", "2000 ml"), ("five hundred millilitres", "0.5 l"),
+    ("a couple of days", "48 hours"), ("two days", "2 days"), ("a couple of weeks", "a fortnight"),
+    ("three quarters of an hour", "45 minutes"), ("half an hour", "30 minutes"), ("an hour and a half", "90 minutes"),
+    ("1.5 kg", "1500 g"), ("1,500 grams", "1.5 kg"), ("half a kilo", "500 g"), ("2 tonnes", "2000 kg"),
+    ("3 km", "3,000 metres"), ("150 cm", "1.5 metres"), ("5 mm", "0.5 cm"),
+    ("twelve per cent", "12%"), ("12 percent", "12%"), ("twenty percent", "20 per cent"),
+    ("ten dollars", "$10"), ("seven hundred fifty thousand people", "750,000 visitors"),
+])
+def test_one_amount_has_one_key_across_forms(a, b):
+    assert key(a) == key(b)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("a quarter of a litre", "=250ml"), ("twelve per cent", "=12%"), ("ten dollars", "=10$"),
+    ("a couple of days", "=48h"), ("1.5 kg", "=1500g"), ("4.2 km", "=4200metre"), ("a dozen eggs", "=12"),
+    ("750,000 visitors", "=750000"),
+])
+def test_amount_key_values(text, expected):
+    assert key(text) == expected
+
+
+@pytest.mark.parametrize("a, b", [
+    ("a dozen eggs", "24 eggs"), ("a quarter of a litre", "500 ml"), ("a couple of days", "3 days"),
+    ("1.5 kg", "150 g"), ("3 km", "300 metres"), ("twelve per cent", "20%"), ("ten dollars", "$12"),
+    ("two days", "2 hours"), ("12%", "$12"), ("250 ml", "250 g"),
+])
+def test_different_amounts_have_different_keys(a, b):
+    assert key(a) != key(b)
+
+
+def test_read_claim_holds_one_key_per_amount():
+    worded = read_claim("The jug holds a quarter of a litre and costs ten dollars.")
+    digits = read_claim("The jug holds 250 ml and costs $10.")
+    assert worded.keys == digits.keys
+    amount_keys = [k for k in worded.keys if k.startswith("=")]
+    assert amount_keys == ["=250ml", "=10$"]
+    # the amount's words are not words of the claim
+    assert not {"quarter", "litr", "litre", "ten", "dollar"} & set(worded.keys)
+    assert [k for k, _ in worded.amounts] == ["=250ml", "=10$"]
+
+
+def test_read_claim_dozen_and_digits_agree():
+    assert read_claim("Buy a dozen eggs.").keys == read_claim("Buy 12 eggs.").keys
+    assert read_claim("It lasts a couple of days.").keys == read_claim("It lasts 48 hours.").keys
+
+
+def test_amount_spans_finds_the_words_of_amounts_the_evidence_holds():
+    text = "Mix two dozen eggs and a quarter of a litre of milk"
+    found = [text[a:b].strip() for a, b in amount_spans(text, {"=24", "=250ml"})]
+    assert found == ["two dozen", "a quarter of a litre"]
+    assert [text[a:b].strip() for a, b in amount_spans(text, {"=250ml"})] == ["a quarter of a litre"]
+    assert amount_spans(text, {"=500ml"}) == []
+
+
+def test_amount_spans_of_a_counted_noun_stop_before_the_noun():
+    text = "Seven hundred fifty thousand people came"
+    ((a, b),) = amount_spans(text, {"=750000"})
+    assert text[a:b].strip() == "Seven hundred fifty thousand"
+
+
+RECIPE = "The recipe needs 24 eggs and 250 ml of milk. It takes 45 minutes to bake."
+
+
+def test_restated_writes_amounts_as_the_evidence_writes_them():
+    index = EvidenceIndex(RECIPE)
+    text, read = restated("Mix two dozen eggs and a quarter of a litre of milk", index)
+    assert text == "Mix 24 eggs and 250 ml of milk"
+    assert [(mine.strip(), theirs.strip()) for mine, theirs in read] == [("two dozen", "24"),
+                                                                        ("a quarter of a litre", "250 ml")]
+
+
+def test_restated_reads_a_fraction_of_an_hour():
+    assert restated("Bake for three quarters of an hour", EvidenceIndex(RECIPE)) == (
+        "Bake for 45 minutes", (("three quarters of an hour", "45 minutes"),))
+
+
+@pytest.mark.parametrize("claim", ["Bake for an hour", "Mix 24 eggs", "Mix three dozen eggs", "Add salt."])
+def test_restated_leaves_amounts_the_evidence_lacks_or_already_writes(claim):
+    assert restated(claim, EvidenceIndex(RECIPE)) == (claim, ())
+
+
+def test_index_amounts_as_the_text_first_writes_them():
+    amounts = EvidenceIndex(RECIPE).amounts
+    assert {k: v.strip() for k, v in amounts.items()} == {"=24": "24", "=250ml": "250 ml", "=0.75h": "45 minutes"}
+
+
+VACCINE = "The vaccine was approved for adults in 2021. It has not been approved for pregnant women."
+
+
+def test_index_readings_resolve_a_pronoun_and_texts_stay_verbatim():
+    index = EvidenceIndex(VACCINE)
+    assert index.texts == ("The vaccine was approved for adults in 2021.",
+                           "It has not been approved for pregnant women.")
+    assert index.readings == ("The vaccine was approved for adults in 2021.",
+                              "The vaccine has not been approved for pregnant women.")
+    for s, t in zip(index.sentences, index.texts):
+        assert VACCINE[s.start:s.end] == t
+
+
+def test_index_keys_come_from_the_reading():
+    index = EvidenceIndex(VACCINE)
+    vaccine = word_key("vaccine")
+    assert vaccine in index.keys[1]  # "It" is read as "The vaccine"
+    assert index.postings[vaccine] == [0, 1]
+
+
+def test_index_without_pronouns_reads_its_texts():
+    index = EvidenceIndex("Basic costs $9 a month. Pro costs $19 a month.")
+    assert index.readings == index.texts
+    assert set(index.amounts) == {"=9$", "=19$"}
