@@ -5,7 +5,7 @@ and ``amount_spans``), claims restated in the evidence's forms (``evidence.index
 import pytest
 
 from rt4chart.evidence.claims import amount_spans, read_claim, word_key
-from rt4chart.evidence.index import EvidenceIndex, restated
+from rt4chart.evidence.index import EvidenceIndex, original_offset, restated
 from rt4chart.evidence.quantities import amount_key, quantities
 
 
@@ -84,13 +84,14 @@ def test_restated_writes_amounts_as_the_evidence_writes_them():
     index = EvidenceIndex(RECIPE)
     text, read = restated("Mix two dozen eggs and a quarter of a litre of milk", index)
     assert text == "Mix 24 eggs and 250 ml of milk"
-    assert [(mine.strip(), theirs.strip()) for mine, theirs in read] == [("two dozen", "24"),
-                                                                        ("a quarter of a litre", "250 ml")]
+    assert [(r.mine, r.theirs) for r in read] == [("two dozen", "24"), ("a quarter of a litre", "250 ml")]
+    assert [(r.start, r.end) for r in read] == [(4, 13), (23, 43)]  # offsets into the claim as written
 
 
 def test_restated_reads_a_fraction_of_an_hour():
-    assert restated("Bake for three quarters of an hour", EvidenceIndex(RECIPE)) == (
-        "Bake for 45 minutes", (("three quarters of an hour", "45 minutes"),))
+    text, read = restated("Bake for three quarters of an hour", EvidenceIndex(RECIPE))
+    assert text == "Bake for 45 minutes" and [(r.mine, r.theirs) for r in read] == [("three quarters of an hour",
+                                                                                     "45 minutes")]
 
 
 @pytest.mark.parametrize("claim", ["Bake for an hour", "Mix 24 eggs", "Mix three dozen eggs", "Add salt."])
@@ -127,3 +128,14 @@ def test_index_without_pronouns_reads_its_texts():
     index = EvidenceIndex("Basic costs $9 a month. Pro costs $19 a month.")
     assert index.readings == index.texts
     assert set(index.amounts) == {"=9$", "=19$"}
+
+
+def test_original_offset_maps_a_restated_claim_back_to_the_claim_as_written():
+    claim = "Mix two dozen eggs and a quarter of a litre of goat milk"
+    text, read = restated(claim, EvidenceIndex(RECIPE))
+    assert text == "Mix 24 eggs and 250 ml of goat milk"
+    at = text.index("goat")
+    assert claim[original_offset(read, at):original_offset(read, at + 4)] == "goat"  # after both amounts
+    at = text.index("24")
+    assert claim[original_offset(read, at):original_offset(read, at + 2)] == "two dozen"  # a replaced amount: all of it
+    assert original_offset(read, 2) == 2  # before any amount: unchanged

@@ -19,7 +19,7 @@ from .claims import (
 )
 from .edit_words import EditSentences, rivals
 from .edits import Edit, one_edit
-from .index import EvidenceIndex, premise, restated
+from .index import EvidenceIndex, Restatement, original_offset, premise, restated
 from .words import (
     NEGATIONS, NUMBER, NUMBER_WORDS, STOPWORDS, TOKEN, capitalised_names, clean_number, content_word_map,
     content_words, has_negation, numbers, stem, tokens,
@@ -27,9 +27,9 @@ from .words import (
 
 __all__ = [
     "Assessment", "CAMEL", "ClaimReading", "Edit", "EditSentences", "EvidenceIndex", "Kind", "NEGATIONS", "NUMBER",
-    "NUMBER_WORDS", "Rule", "STOPWORDS", "TOKEN", "Thresholds", "amount_spans", "assess", "capitalised_names",
-    "claim_numbers",
+    "NUMBER_WORDS", "Restatement", "Rule", "STOPWORDS", "TOKEN", "Thresholds", "amount_spans", "assess",
+    "capitalised_names", "claim_numbers",
     "clean_number", "content_forms", "content_word_map", "content_words", "has_negation", "is_preamble", "is_remark",
-    "negated", "normalised_numbers", "numbers", "one_edit", "premise", "question_keys", "restated",
+    "negated", "normalised_numbers", "numbers", "one_edit", "original_offset", "premise", "question_keys", "restated",
     "read_claim", "rivals", "rule_of", "stem", "tokens", "word_key",
 ]

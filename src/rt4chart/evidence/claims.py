@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .quantities import Quantity, amount_key, converts, quantities
-from .words import NUMBER, capitalised_names, clean_number, content_word_map, has_negation
+from .words import NUMBER, NUMBER_WORDS, capitalised_names, clean_number, content_word_map, has_negation
 
 #: where a camelCase word splits ("OutdoorSeating")
 CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
@@ -227,8 +227,16 @@ def read_claim(claim: str) -> ClaimReading:
     # an amount in words is a number to check when its unit converts or it is no small count ("fifteen per cent",
     # "seven hundred thousand"; not "two of the shops")
     worded = {clean_number(f"{q.number:.4f}") for q, start, end in found
-              if not any(ch.isdigit() for ch in text_read[start:end]) and (converts(q) or q.number >= 13)}
+              if not any(ch.isdigit() for ch in text_read[start:end]) and (converts(q) or q.number >= 13)
+              and _NUMBER_WORD.search(text_read[start:end])}
     return ClaimReading(False, keys, shown, names, numbers | worded, negated(claim), read)
+
+
+#: a number word that states an amount ("a year", "an hour" state none to check as a number)
+_NUMBER_WORD = re.compile(r"\b(?:" + "|".join(w for w in NUMBER_WORDS if w not in ("half", "once", "single"))
+                          + r"|dozen|couple|half|quarters?|thirds?)\b", re.IGNORECASE)
+#: "hundreds of", "thousands of", "dozens of": no amount
+_VAGUE = re.compile(r"(?:hundred|thousand|million|billion|dozen)s\b", re.IGNORECASE)
 
 
 def amount_spans(text: str, keys: "Container[str]") -> list[tuple[int, int]]:
@@ -244,7 +252,7 @@ def amounts(text: str) -> list[tuple[Quantity, int, int]]:
     out = []
     times = [m.span() for m in TIME_OF_DAY.finditer(text)]
     for q in quantities(text):
-        if any(a < q.end and q.start < b for a, b in times):
+        if any(a < q.end and q.start < b for a, b in times) or _VAGUE.match(text, q.start):
             continue
         end = q.end
         if not converts(q) and q.dimension not in ("", "year", "day of month"):

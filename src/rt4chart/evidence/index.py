@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from functools import cached_property, lru_cache
-from typing import Iterable, Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 from ..text.pronouns import resolved
 from ..text.segment import split_sentences
@@ -67,19 +67,46 @@ class EvidenceIndex:
         return f"EvidenceIndex({len(self.texts)} sentences, {len(self.text)} characters)"
 
 
-def restated(claim: str, index: EvidenceIndex) -> tuple[str, tuple[tuple[str, str], ...]]:
+class Restatement(NamedTuple):
+    """One amount ``restated`` replaced: the claim's form at ``start:end`` of the claim, and the evidence's."""
+
+    mine: str
+    theirs: str
+    start: int
+    end: int
+
+
+def restated(claim: str, index: EvidenceIndex) -> tuple[str, tuple[Restatement, ...]]:
     """``claim`` with each amount the evidence holds written as the evidence writes it ("Mix two dozen eggs and a
     quarter of a litre of milk" -> "Mix 24 eggs and 250 ml of milk" against "24 eggs and 250 ml of milk"), and the
     (claim's, evidence's) forms it replaced: the one reading of quantities, so that a judge reading words sees one
-    amount as one. Amounts the evidence lacks stay as written."""
+    amount as one. Amounts the evidence lacks, and digits it has as they are, stay as written."""
     out, pos, read = [], 0, []
     for q, start, end in amounts(claim):
         theirs = index.amounts.get(amount_key(q))
-        if theirs is not None and start >= pos and claim[start:end] != theirs:
+        mine = claim[start:end]
+        if any(ch.isdigit() for ch in mine) and normalised_numbers(mine, claim=True) <= index.all_numbers:
+            continue  # digits the evidence has as they are ("7" for "seven"): nothing to restate
+        if theirs is not None and start >= pos and mine != theirs:
             out += [claim[pos:start], theirs]
-            read.append((claim[start:end], theirs))
+            read.append(Restatement(mine, theirs, start, end))
             pos = end
     return ("".join(out) + claim[pos:] if out else claim), tuple(read)
+
+
+def original_offset(read: Sequence[Restatement], offset: int) -> int:
+    """Where ``offset`` of a ``restated`` claim text lies in the claim as written (inside a replaced amount: that
+    amount's start, or its end for an offset at the replacement's end)."""
+    delta = 0
+    for r in read:
+        new_start = r.start + delta
+        new_end = new_start + len(r.theirs)
+        if offset < new_start:
+            break
+        if offset <= new_end:
+            return r.start if offset < new_end else r.end
+        delta += len(r.theirs) - (r.end - r.start)
+    return offset - delta
 
 
 def premise(texts: Sequence[str], order: Iterable[int]) -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...]]:

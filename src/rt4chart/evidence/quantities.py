@@ -34,6 +34,9 @@ _CONVERTIBLE = frozenset({"h", "mo", "%", "ml", "g", "metre", *_CURRENCY.values(
 #: kilo", "a third of the budget", "a couple of days"
 _PART = re.compile(r"\b(?:(?P<count>a|one|two|three)\s+)?(?P<part>half|halves|quarters?|thirds?)\s+(?:of\s+)?"
                    r"(?:an?\s+)?(?P<unit>[a-z]+)\b|\ba\s+couple\s+of\s+(?P<couple>[a-z]+)\b", re.IGNORECASE)
+#: what comes before the half of "5 and a half minutes" (not half a minute)
+_AND_A = re.compile(r"(?:\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve))\s+and\s+(?:an?\s+)?$",
+                    re.IGNORECASE)
 _PARTS = {"half": 0.5, "halve": 0.5, "quarter": 0.25, "third": 1 / 3}
 _WORDS = {**{w: float(v) for w, v in NUMBER_WORDS.items() if w not in ("once", "twice", "single", "half")},
           "a dozen": 12.0, "dozen": 12.0}
@@ -191,8 +194,9 @@ def _part_amounts(text: str, found: list[Quantity]) -> list[Quantity]:
     hours)."""
     out = []
     for m in _PART.finditer(text):
-        if any(q.start < m.end() and m.start() < q.end for q in found):
-            continue
+        if any(q.start < m.end() and m.start() < q.end for q in found) or \
+                m.group("part") and m.group("part").lower() == "half" and _AND_A.search(text, 0, m.start()):
+            continue  # "5 and a half minutes": not half a minute
         unit = (m.group("unit") or m.group("couple")).lower()
         unit_word = unit[:-1] if unit.endswith("s") and unit[:-1] in {**_DURATION, **_METRIC, **_CURRENCY} else unit
         if m.group("couple"):

@@ -14,7 +14,7 @@ from typing import Any, Callable, NamedTuple, Optional, Sequence, Union
 import numpy as np
 
 from ...errors import ConfigError
-from ...evidence import one_edit, premise, restated
+from ...evidence import one_edit, original_offset, premise, restated
 from ...evidence.arithmetic import derive
 from ...evidence.quantities import holds
 from ...types import Claim, Judgment, Label, Span, Stage
@@ -364,16 +364,19 @@ class LocalJudge:
         if not claims:
             return []
         question = question if self.reads_question else None
-        # amounts the evidence writes otherwise are read as it writes them; spans of a restated claim would point
-        # into another text, so its judgment flags the whole claim
+        # amounts the evidence writes otherwise are read as it writes them; a judgment's spans are mapped back to
+        # the claim as written, and its reason says what was read
         index = self.evidence(evidence).index
         forms = [restated(c.text, index) for c in claims]
         read = [c.model_copy(update={"text": text}) if pairs else c for c, (text, pairs) in zip(claims, forms)]
         judgments = await asyncio.to_thread(self._decide, read, evidence, question,
                                             self.semantic and stage == "global")
-        judgments = [j.model_copy(update={"spans": (), "reason": j.reason + "; read " + ", ".join(
-                         f"'{mine}' as '{theirs}'" for mine, theirs in pairs)}) if pairs else j
-                     for j, (_, pairs) in zip(judgments, forms)]
+        judgments = [j.model_copy(update={
+                         "spans": tuple(Span(start=original_offset(pairs, s.start), end=original_offset(pairs, s.end))
+                                        for s in j.spans if original_offset(pairs, s.start) <
+                                        original_offset(pairs, s.end)),
+                         "reason": j.reason + "; read " + ", ".join(f"'{r.mine}' as '{r.theirs}'" for r in pairs)})
+                     if pairs else j for j, (_, pairs) in zip(judgments, forms)]
         # an amount the claim computed from the evidence (a difference, a total, a rate times a quantity, an end
         # time) is checked by that arithmetic, whatever the model read
         derived = [derive(c.text, index) for c in claims]
