@@ -4,6 +4,7 @@ and ``amount_spans``), claims restated in the evidence's forms (``evidence.index
 
 import pytest
 
+from rt4chart.evidence.assess import assess
 from rt4chart.evidence.claims import amount_spans, read_claim, word_key
 from rt4chart.evidence.index import EvidenceIndex, original_offset, restated
 from rt4chart.evidence.quantities import amount_key, quantities
@@ -47,25 +48,35 @@ def test_different_amounts_have_different_keys(a, b):
     assert key(a) != key(b)
 
 
-def test_read_claim_holds_one_key_per_amount():
+def test_read_claim_reads_each_amount_with_its_key_numbers_and_words():
     worded = read_claim("The jug holds a quarter of a litre and costs ten dollars.")
-    digits = read_claim("The jug holds 250 ml and costs $10.")
-    assert worded.keys == digits.keys
-    amount_keys = [k for k in worded.keys if k.startswith("=")]
-    assert amount_keys == ["=250ml", "=10$"]
-    # the amount's words are not words of the claim
-    assert not {"quarter", "litr", "litre", "ten", "dollar"} & set(worded.keys)
-    assert [k for k, _ in worded.amounts] == ["=250ml", "=10$"]
+    assert [a.key for a in worded.amounts] == ["=250ml", "=10$"]
+    quarter, ten = worded.amounts
+    assert {"quart", "litre"} <= quarter.words and "0.25" in quarter.numbers
+    assert "10" in ten.words | ten.numbers and "dolla" in ten.words
+    # the words stay words of the claim: an evidence sentence that states the amount holds them
+    assert {"quart", "litre", "dolla"} <= set(worded.keys)
+
+
+def test_the_words_of_an_amount_the_evidence_states_otherwise_are_found():
+    index = EvidenceIndex("The jug holds 250 ml and costs $10.")
+    a = assess("The jug holds a quarter of a litre and costs ten dollars.", index)
+    assert a.cover[-1] == 1.0 and not a.missing_numbers and a.uncovered == ()
+    other = assess("The jug holds half a litre and costs ten dollars.", index)
+    assert other.missing_numbers  # another amount is not found
 
 
 def test_read_claim_dozen_and_digits_agree():
-    assert read_claim("Buy a dozen eggs.").keys == read_claim("Buy 12 eggs.").keys
-    assert read_claim("It lasts a couple of days.").keys == read_claim("It lasts 48 hours.").keys
+    def keys(claim: str) -> list[str]:
+        return [a.key for a in read_claim(claim).amounts]
+
+    assert keys("Buy a dozen eggs.") == keys("Buy 12 eggs.") == ["=12"]
+    assert keys("It lasts a couple of days.") == keys("It lasts 48 hours.") == ["=48h"]
 
 
 def test_amount_spans_finds_the_words_of_amounts_the_evidence_holds():
     text = "Mix two dozen eggs and a quarter of a litre of milk"
-    found = [text[a:b].strip() for a, b in amount_spans(text, {"=24", "=250ml"})]
+    found = [text[a:b].strip() for a, b in amount_spans(text, {"=24": [0], "=250ml": [0]})]
     assert found == ["two dozen", "a quarter of a litre"]
     assert [text[a:b].strip() for a, b in amount_spans(text, {"=250ml"})] == ["a quarter of a litre"]
     assert amount_spans(text, {"=500ml"}) == []

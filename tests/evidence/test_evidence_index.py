@@ -27,7 +27,8 @@ def test_index_holds_each_sentence_keys_and_numbers(index):
     assert [s.text for s in index.sentences] == list(index.texts)
     assert all(MUSEUM[s.start:s.end] == s.text for s in index.sentences)
     # words match on their key: the stem, cut to five letters ("museum" -> "museu", "permitted" -> "permi")
-    assert index.keys[0] == {"holli", "museu", "open", "1921", "=1921"}  # "=1921": the amount, whatever its form
+    assert index.keys[0] == {"holli", "museu", "open", "1921"}
+    assert index.amount_postings["=1921"] == [0] and index.amounts["=1921"] == "1921"  # the amount, in any form
     assert word_key("permitted") in index.keys[2]
     assert index.numbers == [{"1921"}, {"10:00", "18:00", "12"}, set(), set()]
     assert index.all_numbers == {"1921", "10:00", "18:00", "12"}

@@ -110,7 +110,21 @@ def assess(claim: str, index: EvidenceIndex, question: Optional[str] = None,
     if not idx.sentences:
         return Assessment(Kind.NO_EVIDENCE, "the evidence text is empty")
     names, keys, shown = side.names, side.keys, side.shown
-    in_evidence = {k for k in keys if k in idx.postings}
+    # the words of an amount the evidence states in another form ("seven hundred fifty thousand" for "750,000") are
+    # in the sentences that state it
+    stated = [(idx.amount_postings[a.key], a.words) for a in side.amounts if a.key in idx.amount_postings]
+    via: dict[int, set[str]] = {}
+    for at, words in stated:
+        for i in at:
+            via.setdefault(i, set()).update(words)
+    postings = dict(idx.postings) if via else idx.postings
+    for i, words in via.items():
+        for k in words:
+            if i not in postings.get(k, ()):
+                postings[k] = sorted({*postings.get(k, ()), i})
+    sentence_keys = [idx.keys[i] | via[i] if i in via else idx.keys[i] for i in range(len(idx.keys))] if via \
+        else idx.keys
+    in_evidence = {k for k in keys if k in postings}
     # words the claim merely repeats from the question are neither evidence of support nor of fabrication
     checkable = {k: w for k, w in keys.items() if k in in_evidence or k not in qkeys}
     if not checkable:
@@ -119,17 +133,17 @@ def assess(claim: str, index: EvidenceIndex, question: Optional[str] = None,
 
     counts: Counter[int] = Counter()
     for k in checkable:
-        for i in idx.postings.get(k, ()):
+        for i in postings.get(k, ()):
             counts[i] += 1
     # a number written otherwise in the evidence ("0.25 l" for "250 ml") is found: its amount's key is there
-    found = frozenset(n for key, ns in side.amounts if key in idx.postings for n in ns)
+    found = frozenset(n for a in side.amounts if a.key in idx.amount_postings for n in a.numbers)
     missing = frozenset(n for n in side.numbers if n not in idx.all_numbers and n not in found)
     if not counts:
         return Assessment(Kind.NO_EVIDENCE, "no evidence sentence shares a content word")
 
     ck = set(checkable)
     candidates = [i for i, _ in counts.most_common(_CANDIDATES)]
-    shared = {i: ck & idx.keys[i] for i in candidates}
+    shared = {i: ck & sentence_keys[i] for i in candidates}
 
     def gain(i: int, covered: set[str]) -> float:
         # the weights are 2, 1 or 1/2: their sum is exact in any order
@@ -149,11 +163,11 @@ def assess(claim: str, index: EvidenceIndex, question: Optional[str] = None,
         candidates.remove(pick)
         covered |= shared[pick]
         cover.append(sum(checkable[k] for k in covered) / total)
-    cover1 = len(ck & idx.keys[top]) / len(ck)
+    cover1 = len(ck & sentence_keys[top]) / len(ck)
     rival, rival_cover = -1, 0.0
     if missing:
         for i in candidates + order:
-            c = len(ck & idx.keys[i]) / len(ck)
+            c = len(ck & sentence_keys[i]) / len(ck)
             if idx.numbers[i] and (c, -i) > (rival_cover, -rival):
                 rival, rival_cover = i, c
     negation_match = 0.0

@@ -191,9 +191,19 @@ class ClaimReading:
     names: frozenset[str]  # capitalised names, lower-cased, without a possessive
     numbers: frozenset[str]  # normalised_numbers(claim, claim=True), meta or not
     negated: bool
-    #: the claim's amounts as (``amount_key``, the numbers ``normalised_numbers`` reads in them): an amount is one
-    #: key, whatever its form, and its numbers are found when an evidence sentence holds the same amount
-    amounts: tuple[tuple[str, frozenset[str]], ...] = ()
+    #: the claim's amounts (``Amount``): an evidence sentence that holds the same amount, in whatever form, holds
+    #: their words and numbers
+    amounts: tuple["Amount", ...] = ()
+
+
+@dataclass(frozen=True)
+class Amount:
+    """One amount of a claim: its ``amount_key``, the numbers ``normalised_numbers`` reads in it, and the word keys
+    of its words ("seven", "hundred", "dollars"), found wherever the evidence states the same amount."""
+
+    key: str
+    numbers: frozenset[str]
+    words: frozenset[str]
 
 
 @lru_cache(maxsize=1024)
@@ -202,46 +212,45 @@ def read_claim(claim: str) -> ClaimReading:
     numbers = frozenset(normalised_numbers(claim, claim=True))
     if _META_START.search(claim) or _META_ANY.search(claim):
         return ClaimReading(True, {}, {}, frozenset(), numbers, False)
-    # times and references are checked as numbers (or not at all), not as words; an amount is one key (its words
-    # "seven hundred", "dollars", "per cent" are not words to find)
+    # times and references are checked as numbers (or not at all), not as words
     text = TIME_OF_DAY.sub(" ", _REFERENCE.sub(" ", _LIST_MARKER.sub(" ", claim)))
-    text_read = text
-    found = amounts(text)
-    for q, start, end in found:
-        text = text[:start] + " " * (end - start) + text[end:]
     surface = content_forms(text)
     names = frozenset(n.split("'")[0] for n in capitalised_names(claim))
     keys: dict[str, float] = {}
     shown: dict[str, str] = {}
-    for q, start, end in found:
-        keys[amount_key(q)] = 2.0
-        shown[amount_key(q)] = q.text
     for w, s in surface.items():
         k = word_key(w)
         wt = _weight(w, s.split("'")[0], names)
         if wt > keys.get(k, 0.0):
             keys[k] = wt
             shown[k] = s
-    read = tuple((amount_key(q), frozenset(normalised_numbers(q.text, claim=True)) | {clean_number(f"{q.number:.4f}")})
-                 for q, _, _ in found)
-    # an amount in words is a number to check when its unit converts or it is no small count ("fifteen per cent",
-    # "seven hundred thousand"; not "two of the shops")
+    found = amounts(text)
+    read = tuple(Amount(amount_key(q), frozenset(normalised_numbers(q.text, claim=True)) | {clean_number(
+        f"{q.number:.4f}")}, frozenset(word_key(w) for w in content_forms(text[start:end])) & keys.keys())
+        for q, start, end in found)
+    # an amount in words is a number to check when it is a price, a per cent or a metric amount, or a large count
+    # ("fifteen per cent", "ten dollars", "half a litre", "seven hundred thousand"; not "two of the shops", "fifty
+    # of the residents", "half of the plots", "seven days a week")
     worded = {clean_number(f"{q.number:.4f}") for q, start, end in found
-              if not any(ch.isdigit() for ch in text_read[start:end]) and (converts(q) or q.number >= 13)
-              and _NUMBER_WORD.search(text_read[start:end])}
+              if not any(ch.isdigit() for ch in text[start:end]) and _NUMBER_WORD.search(text[start:end])
+              and (converts(q) and q.dimension not in ("h", "mo") or q.number >= 1000)
+              and not (q.dimension == "%" and _SHARE.match(text, start))}
     return ClaimReading(False, keys, shown, names, numbers | worded, negated(claim), read)
 
 
 #: a number word that states an amount ("a year", "an hour" state none to check as a number)
 _NUMBER_WORD = re.compile(r"\b(?:" + "|".join(w for w in NUMBER_WORDS if w not in ("half", "once", "single"))
                           + r"|dozen|couple|half|quarters?|thirds?)\b", re.IGNORECASE)
+#: a share written as a fraction of a group ("half of the plots"): no number to check
+_SHARE = re.compile(r"(?:a\s+|one\s+)?(?:half|quarter|third)\b", re.IGNORECASE)
 #: "hundreds of", "thousands of", "dozens of": no amount
 _VAGUE = re.compile(r"(?:hundred|thousand|million|billion|dozen)s\b", re.IGNORECASE)
 
 
 def amount_spans(text: str, keys: "Container[str]") -> list[tuple[int, int]]:
     """The characters of the amounts of ``text`` (``amounts``) whose ``amount_key`` is among ``keys`` (an evidence
-    text's word keys): the words of an amount the evidence writes otherwise ("two dozen" for "24")."""
+    text's ``EvidenceIndex.amount_postings``): the words of an amount the evidence writes otherwise ("two dozen" for
+    "24")."""
     return [(start, end) for q, start, end in amounts(text) if amount_key(q) in keys]
 
 

@@ -44,11 +44,15 @@ class EvidenceIndex:
             self.numbers.append(numbers)
             for k in ks:
                 self.postings.setdefault(k, []).append(i)
-        #: each amount of the text (``amount_key``) as the text first writes it
+        #: each amount of the text (``amount_key``) as the text first writes it, and the sentences that state it
         self.amounts: dict[str, str] = {}
-        for reading in self.readings:
+        self.amount_postings: dict[str, list[int]] = {}
+        for i, reading in enumerate(self.readings):
             for q, start, end in amounts(reading):
                 self.amounts.setdefault(amount_key(q), reading[start:end])
+                at = self.amount_postings.setdefault(amount_key(q), [])
+                if not at or at[-1] != i:
+                    at.append(i)
         self.all_numbers: frozenset[str] = frozenset().union(*self.numbers) if self.numbers else frozenset()
         self.lowered = text.lower()
         self.codes = frozenset(_CODE.findall(text))
@@ -122,6 +126,4 @@ def premise(texts: Sequence[str], order: Iterable[int]) -> tuple[tuple[str, ...]
 def _sentence_index(sentence: str) -> tuple[frozenset[str], frozenset[str]]:
     """The word keys and numbers of one sentence, for the last 8192 sentence texts: the chunks of a context and the
     context itself hold the same sentences, and each text is indexed on its own."""
-    keys = {word_key(w) for w in content_forms(sentence)}
-    keys.update(amount_key(q) for q, _, _ in amounts(sentence))
-    return frozenset(keys), frozenset(normalised_numbers(sentence, claim=False))
+    return frozenset(word_key(w) for w in content_forms(sentence)), frozenset(normalised_numbers(sentence, claim=False))

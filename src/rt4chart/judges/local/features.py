@@ -263,7 +263,7 @@ def claim_rows(claim: str, evidence: Union[str, FeatureEvidence], question: Opti
     postings, counts, bigrams = ev.index.postings, ev.counts, ev.bigrams
 
     # the words of an amount the evidence writes otherwise ("two dozen" for "24") are found
-    amount_words = amount_spans(claim, postings)
+    amount_words = amount_spans(claim, ev.index.amount_postings)
     in_amount = [any(s <= w_start < e for s, e in amount_words) for w_start, _ in spans]
     in_postings = [(k is not None and k in postings) or m for k, m in zip(keys, in_amount)]
     found = [p or (k is not None and t in counts) for p, k, t in zip(in_postings, keys, toks)]
