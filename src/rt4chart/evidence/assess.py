@@ -137,7 +137,10 @@ def assess(claim: str, index: EvidenceIndex, question: Optional[str] = None,
             counts[i] += 1
     # a number written otherwise in the evidence ("0.25 l" for "250 ml") is found: its amount's key is there
     found = frozenset(n for a in side.amounts if a.key in idx.amount_postings for n in a.numbers)
-    missing = frozenset(n for n in side.numbers if n not in idx.all_numbers and n not in found)
+    # an amount in words where the evidence states another amount of its unit ("four weeks" against "21 days")
+    other = frozenset(n for a in side.amounts if a.dimension in idx.amount_dimensions
+                      and a.key not in idx.amount_postings for n in a.numbers)
+    missing = frozenset(n for n in side.numbers | other if n not in idx.all_numbers and n not in found)
     if not counts:
         return Assessment(Kind.NO_EVIDENCE, "no evidence sentence shares a content word")
 

@@ -13,7 +13,7 @@ from collections.abc import Container
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .quantities import Quantity, amount_key, converts, quantities
+from .quantities import Quantity, amount_key, bound, converts, quantities
 from .words import NUMBER, NUMBER_WORDS, capitalised_names, clean_number, content_word_map, has_negation
 
 #: where a camelCase word splits ("OutdoorSeating")
@@ -199,11 +199,15 @@ class ClaimReading:
 @dataclass(frozen=True)
 class Amount:
     """One amount of a claim: its ``amount_key``, the numbers ``normalised_numbers`` reads in it, and the word keys
-    of its words ("seven", "hundred", "dollars"), found wherever the evidence states the same amount."""
+    of its words ("seven", "hundred", "dollars"), found wherever the evidence states the same amount; an evidence that
+    states another amount of its ``dimension`` does not hold its numbers (no dimension for a bounded amount, "in
+    under two weeks", or a share, "half of the plots": another amount may hold it)."""
 
     key: str
     numbers: frozenset[str]
     words: frozenset[str]
+    #: its dimension when its unit converts (a duration, a currency, per cent, a metric unit), else ""
+    dimension: str = ""
 
 
 @lru_cache(maxsize=1024)
@@ -226,15 +230,14 @@ def read_claim(claim: str) -> ClaimReading:
             shown[k] = s
     found = amounts(text)
     read = tuple(Amount(amount_key(q), frozenset(normalised_numbers(q.text, claim=True)) | {clean_number(
-        f"{q.number:.4f}")}, frozenset(word_key(w) for w in content_forms(text[start:end])) & keys.keys())
-        for q, start, end in found)
-    # an amount in words is a number to check when it is a price, a per cent or a metric amount, or a large count
-    # ("fifteen per cent", "ten dollars", "half a litre", "seven hundred thousand"; not "two of the shops", "fifty
-    # of the residents", "half of the plots", "seven days a week")
+        f"{q.number:.4f}")}, frozenset(word_key(w) for w in content_forms(text[start:end])) & keys.keys(),
+        q.dimension if converts(q) and bound(text, q) is None and not (q.dimension == "%" and _SHARE.match(text, start))
+        else "") for q, start, end in found)
+    # a large count in words is a number to check ("seven hundred thousand"; not "fifty of the residents"); an
+    # amount in a unit that converts is checked against the evidence's amounts of that unit (``assess``)
     worded = {clean_number(f"{q.number:.4f}") for q, start, end in found
               if not any(ch.isdigit() for ch in text[start:end]) and _NUMBER_WORD.search(text[start:end])
-              and (converts(q) and q.dimension not in ("h", "mo") or q.number >= 1000)
-              and not (q.dimension == "%" and _SHARE.match(text, start))}
+              and q.number >= 1000}
     return ClaimReading(False, keys, shown, names, numbers | worded, negated(claim), read)
 
 

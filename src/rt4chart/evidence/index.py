@@ -11,7 +11,7 @@ from ..text.pronouns import resolved
 from ..text.segment import split_sentences
 from .align import ClauseIndex
 from .claims import amounts, content_forms, normalised_numbers, word_key
-from .quantities import amount_key
+from .quantities import amount_key, converts
 from .edit_words import EditSentences
 
 _CODE = re.compile(r"\b[A-Z]{2}\b")
@@ -47,8 +47,12 @@ class EvidenceIndex:
         #: each amount of the text (``amount_key``) as the text first writes it, and the sentences that state it
         self.amounts: dict[str, str] = {}
         self.amount_postings: dict[str, list[int]] = {}
+        #: the dimensions of the text's amounts in units that convert ("h", "$", "%", "ml", ...)
+        self.amount_dimensions: set[str] = set()
         for i, reading in enumerate(self.readings):
             for q, start, end in amounts(reading):
+                if converts(q):
+                    self.amount_dimensions.add(q.dimension)
                 self.amounts.setdefault(amount_key(q), reading[start:end])
                 at = self.amount_postings.setdefault(amount_key(q), [])
                 if not at or at[-1] != i:
