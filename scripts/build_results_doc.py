@@ -4,7 +4,8 @@
 from pathlib import Path
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
-ORDER = ["eval", "lexical", "local_judge", "shape", "typed_edits", "meaning3", "decomposer", "calibration", "verifier",
+ORDER = ["eval", "lexical", "local_judge", "shape", "typed_edits", "meaning3", "assistant", "decomposer", "calibration",
+         "verifier",
          "gate", "llm", "hybrid", "ablation", "facets", "server", "engine", "consolidation", "generalization"]
 
 
