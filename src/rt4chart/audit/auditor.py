@@ -10,7 +10,7 @@ import asyncio
 import os
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, AsyncIterator, Iterable, Optional, Sequence, Union
 
@@ -97,6 +97,17 @@ class _Fatal:
     error: BaseException
 
 
+#: builds the judge of an ``Auditor`` made without one; the judges package registers the offline default
+#: (``rt4chart.judges.registry.default_judge``): this package sits below the judges and cannot import them
+_DEFAULT_JUDGE: Optional[Callable[[], Judge]] = None
+
+
+def set_default_judge(factory: Callable[[], Judge]) -> None:
+    """Register what builds the judge of an ``Auditor()`` made without ``judge=``."""
+    global _DEFAULT_JUDGE
+    _DEFAULT_JUDGE = factory
+
+
 class Auditor:
     """Audits records with a judge and a decomposer. Reusable and safe to share across concurrent records.
 
@@ -115,7 +126,7 @@ class Auditor:
     def __init__(
         self,
         *,
-        judge: Judge,
+        judge: Optional[Judge] = None,
         decomposer: Optional[Decomposer] = None,
         window: int = 25,
         overlap: int = 10,
@@ -127,6 +138,11 @@ class Auditor:
     ) -> None:
         if concurrency < 1:
             raise ConfigError(f"concurrency must be >= 1, got {concurrency}")
+        if judge is None:
+            if _DEFAULT_JUDGE is None:
+                raise ConfigError("no judge given and no default judge known: pass judge=, or import rt4chart (its "
+                                  "judges register the offline default)")
+            judge = _DEFAULT_JUDGE()
         self.judge = judge
         self.decomposer = decomposer or RuleDecomposer()
         self._fallback = RuleDecomposer()  # used for an answer whose decomposition by ``decomposer`` failed

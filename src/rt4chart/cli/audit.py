@@ -57,8 +57,8 @@ def _print_summary(summary: Any, console: Any, *, baseline: bool = False) -> Non
 @click.command()
 @click.argument("input_path", metavar="INPUT", type=str)
 @click.option("-o", "--output", type=click.Path(), default=None,
-              help="results JSONL (default: stdout); with --engine ray also a Parquet folder (a folder, or a path "
-              "ending in / or .parquet)")
+              help="results JSONL (default, or -: stdout); with --engine ray also a Parquet folder (a folder, or a "
+              "path ending in / or .parquet)")
 @click.option("--resume", is_flag=True,
               help="keep the lines already in OUTPUT (error lines too) and append the other records")
 @click.option("--retry-errors", is_flag=True,
@@ -105,6 +105,8 @@ def audit(**args: Any) -> None:
     With --gguf, the model server is started for the run and stopped after it. With --from phoenix, INPUT is a
     Phoenix server: its project's traces are audited, and --write-back annotates them there (docs/phoenix.md).
     """
+    if args.get("output") == "-":
+        args["output"] = None  # "-o -": stdout, as without -o
     if args.get("gguf") is None:
         return _audit(**args)
     from .._console import print_error, stderr_console

@@ -25,13 +25,18 @@ def report(results: Path, output: Optional[Path], title: str) -> None:
     chunk labels and the context evidence behind it.
     """
     from .._console import counted, print_error, stderr_console
-    from ..report import load_results, summarize, write_html
+    from ..report import load_results, render_html, summarize, write_html
 
     try:
         entries = load_results(results)
     except InputError as exc:
         print_error(stderr_console(), exc.reason)
         sys.exit(EXIT_USAGE)
+    if output is not None and str(output) == "-":  # "-o -": the page on stdout
+        sys.stdout.buffer.write(render_html(entries, title=title, source=results.name).encode("utf-8",
+                                                                                           "backslashreplace"))
+        sys.stdout.flush()
+        return
     out = output or results.with_suffix(".html")
     write_html(entries, out, title=title, source=results.name)
     s = summarize(entries)

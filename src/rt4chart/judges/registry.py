@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
-from ..audit.auditor import AuditConfig, Auditor
+from ..audit.auditor import AuditConfig, Auditor, set_default_judge
 from ..audit.decompose import Decomposer, RuleDecomposer
 from ..errors import ConfigError
 from ..llm.prompt_versions import lookup
@@ -272,6 +272,10 @@ def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
         else:
             name = "lexical"
     entry = JUDGE_TABLE[name]
+    if name == "hybrid" and backend is None and not (given.get("base_url") and given.get("model")):
+        raise ConfigError("the hybrid judge asks an LLM about every claim: give --gguf PATH (a local GGUF model that "
+                          "rt4chart serves for the run; RT4CHART_GGUF) or --base-url and --model (RT4CHART_BASE_URL, "
+                          "RT4CHART_MODEL; base_url=, model= from Python)")
     if backend is not None and not entry.chats:
         raise ConfigError(f"a chat backend is used by the LLM judge only, but the judge here is {name}")
     refuse_foreign_options(name, given)
@@ -280,6 +284,16 @@ def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
     if entry.chats:
         return entry.build(*typed, backend=backend, limiter=limiter)
     return entry.build(*typed)
+
+
+def default_judge() -> Judge:
+    """The judge of an ``Auditor`` made without one: the offline default (``make_judge("auto")`` with no model
+    configured: the trained local judge, or the lexical judge where it is not installed)."""
+    judge, _ = make_judge("auto")
+    return judge
+
+
+set_default_judge(default_judge)
 
 
 def _fields_of(cls: type, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -5,10 +5,11 @@
 >>> result.label.value
 'entailed'
 
-The plugin adds ``--rt4chart-judge NAME`` (a judge name ``rt4chart.judges.registry`` knows; default ``lexical``,
-fast and offline) and a session fixture, ``rt4chart_auditor``: one ``Auditor`` for that judge, built once per test
-session. ``assert_grounded`` without ``judge=`` uses that auditor while the plugin runs, and builds one for
-``lexical`` otherwise. Within a session, a judge named by ``judge=`` is built once too, and the LLM judge reads its
+The plugin adds ``--rt4chart-judge NAME`` (a judge name ``rt4chart.judges.registry`` knows; default ``local``, the
+offline default judge; ``lexical`` is the faster choice) and a session fixture, ``rt4chart_auditor``: one ``Auditor``
+for that judge, built once per test session. ``assert_grounded`` without ``judge=`` uses that auditor while the
+plugin runs, and builds one for ``local`` otherwise.
+Within a session, a judge named by ``judge=`` is built once too, and the LLM judge reads its
 endpoint from the environment as the command line does (``RT4CHART_BASE_URL``, ``RT4CHART_MODEL``, ...).
 
 An answer is grounded when every claim is entailed by the context. ``max_risk`` relaxes that: the share of claims
@@ -39,8 +40,9 @@ except ImportError:  # pragma: no cover - assert_grounded works without pytest; 
 
 __all__ = ["DEFAULT_JUDGE", "assert_grounded", "claim_table", "risk"]
 
-#: the judge of the plugin and of ``assert_grounded`` when none is named: offline, milliseconds per answer
-DEFAULT_JUDGE = "lexical"
+#: the judge of the plugin and of ``assert_grounded`` when none is named: the offline default judge (tens of
+#: milliseconds per answer; ``--rt4chart-judge lexical`` takes a few)
+DEFAULT_JUDGE = "local"
 _WIDTH = 70  # characters of a claim or an evidence quote shown in the claim table
 
 
