@@ -106,8 +106,8 @@ def main(argv: Optional[list[str]] = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--judges", default="local,lexical", help="comma-separated judge names")
     ap.add_argument("--set", default="everyday", choices=sorted(SETS),
-                    help="which set: the everyday set (default), the fresh meaning set (meaning3), answers as assistants write "
-                         "them (assistant, issue 61) or the claim verifier's fresh set (everyday4, issue 62)")
+                    help="which set: the everyday set (default), the fresh meaning set (meaning3), answers as "
+                         "assistants write them (assistant) or the claim verifier's fresh set (everyday4)")
     ap.add_argument("--base-url", default=None, help="the model server of the llm and hybrid judges")
     ap.add_argument("--model", default=None, help="the model name of the llm and hybrid judges")
     ap.add_argument("-o", "--out", default=None, help="a folder for <set>-<judge>.jsonl and <set>.md")

@@ -73,7 +73,8 @@ BOXES = ("The Tidy Nook sells handmade storage boxes in three sizes. Orders over
          "Every box is made from recycled cardboard.")
 LARKHILL = ("Pupils at Larkhill Primary must wear the green school jumper. The school day starts at 8:45 and ends at "
             "15:15. Lunch is served in the main hall.")
-RAILMUSEUM = ("The Harrow Valley Railway Museum displays six steam locomotives. Guided tours leave from the ticket desk "
+RAILMUSEUM = ("The Harrow Valley Railway Museum displays six steam locomotives. Guided tours leave from the "
+              "ticket desk "
               "at 11:00 and 14:00.")
 
 # --- pronoun-negation --------------------------------------------------------------------------------------------
@@ -102,13 +103,15 @@ KESTREL = ("The Kestrel Bank savings account pays 4% interest on balances up to 
            "1%.")
 ASHBY = ("Free school meals at Ashby Academy are available to pupils in Years 7 to 9 whose families receive income "
          "support.")
-CASTLE = ("Visitors to Greywater Castle can take photographs in the gardens only. Photography is not allowed inside the "
+CASTLE = ("Visitors to Greywater Castle can take photographs in the gardens only. Photography is not "
+          "allowed inside the "
           "castle.")
 
 # --- ordering ----------------------------------------------------------------------------------------------------
 HOLTBUS = ("The 7:50 bus from Holt Cross reaches the hospital at 8:25. The next bus leaves Holt Cross at 8:20 and "
            "arrives at 8:55.")
-CINEMA = ("At Pinewood Cinema a standard ticket costs 9 pounds and a premium seat costs 13 pounds. Tickets for children "
+CINEMA = ("At Pinewood Cinema a standard ticket costs 9 pounds and a premium seat costs 13 pounds. Tickets "
+          "for children "
           "under 12 are 6 pounds.")
 ABBEY = "Halden Abbey was founded in 1132. The nearby parish church of St Mary dates from 1210."
 FLATS = ("The Tarn flat has two bedrooms and measures 64 square metres. The Fell flat has three bedrooms and measures "
@@ -190,7 +193,8 @@ BRISA = ("The Brisa 5 electric scooter has a top speed of 25 km/h and a range of
          "carrying. The battery charges fully in five hours.")
 TALK = ("Dr Kofi Mensah's talk on coral reefs is on Thursday at 19:00 in the Abbey Hall. Tickets cost 6 pounds, and "
         "members of the natural history society go free.")
-THORNBURY = ("The gym at Thornbury Leisure Centre reopened on 2 June after a refit. It now has 30 new running machines. "
+THORNBURY = ("The gym at Thornbury Leisure Centre reopened on 2 June after a refit. It now has 30 new "
+             "running machines. "
              "Opening hours are unchanged.")
 
 _SPECS = (
