@@ -219,7 +219,7 @@ def test_a_bad_card_is_a_config_error(tmp_path: Path):
 
 
 def test_registry_slots_and_fingerprint(serve):
-    with pytest.raises(ConfigError, match="model name is required"):
+    with pytest.raises(ConfigError, match="is required.*--gguf PATH"):
         make_judge("hybrid")
     server = serve(model, total_slots=2)
     judge, decomposer = make_judge("hybrid", base_url=server.base_url, model="m", concurrency=8)

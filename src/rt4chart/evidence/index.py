@@ -10,8 +10,10 @@ from typing import Iterable, NamedTuple, Sequence
 from ..text.pronouns import resolved
 from ..text.segment import split_sentences
 from .align import ClauseIndex
-from .claims import amounts, content_forms, normalised_numbers, word_key
-from .quantities import amount_key, converts
+from .claims import (TIME_OF_DAY, amounts, clock_minutes, content_forms, negated, normalised_numbers, read_claim,
+                     word_key)
+from .edits import one_edit
+from .quantities import amount_key, compatible, converts, quantities
 from .edit_words import EditSentences
 
 _CODE = re.compile(r"\b[A-Z]{2}\b")
@@ -70,6 +72,49 @@ class EvidenceIndex:
     def clauses(self) -> ClauseIndex:
         """The sentences' clauses, as ``typed_edit`` reads them (``typed_edit(claim, index.clauses)``)."""
         return ClauseIndex(self.readings)
+
+    def contradicts(self, claim: str, i: int) -> bool:
+        """Whether sentence ``i`` says otherwise than ``claim`` on its face: another amount of the same unit that its
+        bounds do not allow ("23" holds for "at least 21"), a clock time the claim states that the sentence, stating
+        times, lacks, the opposite negation over the same words, or one edit of a
+        sentence the claim otherwise copies (``one_edit``). Such a sentence is never the evidence of an entailed
+        claim."""
+        reading = self.readings[i]
+        mine, theirs = quantities(claim), quantities(reading)
+        for q in mine:
+            same = [x for x in theirs if q.dimension and x.dimension == q.dimension]
+            if same and not any(q.equals(x) or compatible(claim, q, reading, x) for x in same):
+                return True
+        times = [m for m in TIME_OF_DAY.finditer(claim)]
+        if times and TIME_OF_DAY.search(reading):
+            stated = {f"{t // 60}:{t % 60:02d}" for t in (clock_minutes(m) for m in times) if t is not None}
+            if not stated <= self.numbers[i]:
+                return True
+        side = read_claim(claim)
+        shared = len(set(side.keys) & self.keys[i]) / max(1, len(side.keys))
+        if side.negated != negated(reading) and shared >= 0.6:
+            return True
+        return one_edit(claim, [reading]) is not None
+
+    def supporting(self, claim: str, order: Sequence[int]) -> list[int]:
+        """The sentences of ``order`` (best covering first) that do not contradict ``claim``, those that hold its
+        numbers or amounts first: the sentence that states the claim's fact before the one that only names its
+        subject ("It charges over USB-C in 90 minutes" before "Aurora X2 wireless headphones")."""
+        side = read_claim(claim)
+        wanted = set(side.numbers) | {a.key for a in side.amounts}
+
+        def holds(i: int) -> int:
+            return len(wanted & (self.numbers[i] | {k for k, at in self.amount_postings.items() if i in at}))
+
+        kept = [i for i in order if not self.contradicts(claim, i)]
+        return sorted(kept, key=lambda i: -holds(i)) if wanted else kept
+
+    def contradicting(self, claim: str, fallback: int) -> int:
+        """The sentence that says otherwise than ``claim`` on its numbers (another amount of the same unit, another
+        clock time) and shares most of its words; ``fallback`` when none does."""
+        keys = set(read_claim(claim).keys)
+        found = [i for i in range(len(self.readings)) if self.numbers[i] and self.contradicts(claim, i)]
+        return max(found, key=lambda i: (len(keys & self.keys[i]), -i)) if found else fallback
 
     def __repr__(self) -> str:
         return f"EvidenceIndex({len(self.texts)} sentences, {len(self.text)} characters)"

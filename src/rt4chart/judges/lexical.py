@@ -131,7 +131,7 @@ class LexicalJudge:
         if a.kind == Kind.NO_EVIDENCE and is_remark(claim):
             return Judgment(label=Label.UNVERIFIED, score=None, reason="a remark about the sources or the "
                             "conversation, or a header, sharing no word with the evidence: nothing to check")
-        judgment = self._decide(a, index)
+        judgment = self._decide(a, index, claim)
         _, read = restated(claim, index)
         if read and judgment.label is Label.ENTAILED:
             judgment = judgment.model_copy(update={"reason": judgment.reason + "; read " + ", ".join(
@@ -148,7 +148,7 @@ class LexicalJudge:
         """Which rule decides ``a`` under this judge's thresholds (``rt4chart.evidence.rule_of``)."""
         return _rule_of(a, self.thresholds)
 
-    def _decide(self, a: Assessment, index: EvidenceIndex) -> Judgment:
+    def _decide(self, a: Assessment, index: EvidenceIndex, claim: str) -> Judgment:
         rule = self.rule(a)
         if rule == Rule.UNVERIFIED:
             return Judgment(label=Label.UNVERIFIED, reason=a.reason, score=None)
@@ -158,12 +158,13 @@ class LexicalJudge:
         texts = index.texts
         top = texts[a.order[0]]
         if rule == Rule.NUMBER_CONFLICT:
-            rival = texts[a.rival]
+            at = index.contradicting(claim, a.rival)
+            rival = texts[at]
             numbers = ", ".join(sorted(normalised_numbers(rival, claim=False))[:6])
             return Judgment(
                 label=Label.CONTRADICTED,
                 evidence=(rival,),
-                evidence_ids=((a.rival,),),
+                evidence_ids=((at,),),
                 reason=f"the closest sentence stating numbers has {numbers}, the claim "
                 f"{', '.join(sorted(a.missing_numbers))}",
                 score=1.0,
@@ -188,7 +189,8 @@ class LexicalJudge:
         k = min(len(a.cover), self.max_sentences)
         coverage = a.cover[k - 1]
         if rule == Rule.ENTAILED:
-            quotes, ids = premise(texts, sorted(a.order[:k]))
+            # best first (the greedy cover's order), and never a sentence that says otherwise
+            quotes, ids = premise(texts, index.supporting(claim, a.order)[:k])
             return Judgment(
                 label=Label.ENTAILED,
                 evidence=quotes,

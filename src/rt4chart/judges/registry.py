@@ -272,15 +272,18 @@ def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
         else:
             name = "lexical"
     entry = JUDGE_TABLE[name]
-    if name == "hybrid" and backend is None and not (given.get("base_url") and given.get("model")):
-        raise ConfigError("the hybrid judge asks an LLM about every claim: give --gguf PATH (a local GGUF model that "
-                          "rt4chart serves for the run; RT4CHART_GGUF) or --base-url and --model (RT4CHART_BASE_URL, "
-                          "RT4CHART_MODEL; base_url=, model= from Python)")
     if backend is not None and not entry.chats:
         raise ConfigError(f"a chat backend is used by the LLM judge only, but the judge here is {name}")
     refuse_foreign_options(name, given)
-    typed = [cls.from_options(**_fields_of(cls, given)) if cls is Endpoint else cls(**_fields_of(cls, given))
-             for cls in entry.options]
+    try:
+        typed = [cls.from_options(**_fields_of(cls, given)) if cls is Endpoint else cls(**_fields_of(cls, given))
+                 for cls in entry.options]
+    except ConfigError as exc:
+        if name == "hybrid" and backend is None and "is required" in str(exc):
+            raise ConfigError(f"{exc}; the hybrid judge asks an LLM about every claim: give --gguf PATH (a local GGUF "
+                              "model that rt4chart serves for the run; RT4CHART_GGUF) or --base-url and --model") \
+                from exc
+        raise
     if entry.chats:
         return entry.build(*typed, backend=backend, limiter=limiter)
     return entry.build(*typed)

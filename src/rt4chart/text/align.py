@@ -109,7 +109,8 @@ def anchor(
     end: Optional[int] = None,
     ids: Sequence[Sequence[int]] = (),
 ) -> tuple[list[Evidence], list[str]]:
-    """Anchor quotes to context spans; return (evidence found, quotes not found). Duplicates are dropped.
+    """Anchor quotes to context spans; return (evidence found, in the judge's order: what decided first; quotes not
+    found). Duplicates are dropped.
 
     ``ids[i]``, when given and not empty, are the context sentence ids of quote i (``Judgment.evidence_ids``): the
     quote is found in those sentences (so a sentence that occurs twice in the context is the one the judge read);
@@ -138,5 +139,4 @@ def anchor(
             missing.append(quote)
             continue
         found.append(Evidence(start=s, end=e, text=context[s:e], sentence_ids=found_ids))
-    found.sort(key=lambda ev: ev.start)
     return found, missing

@@ -322,7 +322,8 @@ class LocalJudge:
             if q >= threshold:
                 spans = word_spans(rows_i, wp, word_threshold)
                 if rows_i.rule in ("number-conflict", "negation-conflict") and not same_amount:
-                    at = a.rival if rows_i.rule == "number-conflict" else a.order[0]
+                    at = ev.index.contradicting(claim.text, a.rival) if rows_i.rule == "number-conflict" \
+                        else a.order[0]
                     why = "a number in the claim differs from" if rows_i.rule == "number-conflict" else \
                         "the claim has the opposite negation of"
                     out.append(Judgment(label=Label.CONTRADICTED, evidence=(texts[at],), evidence_ids=((at,),),
@@ -340,7 +341,9 @@ class LocalJudge:
                                         reason=f"P(hallucinated)={q:.2f} >= {threshold:.2f}{missing}",
                                         prompt_version=version))
                 continue
-            quotes, ids = premise(texts, sorted(a.order[:3])) if a is not None and a.order else ((), ())
+            # best first (the greedy cover's order), and never a sentence that says otherwise
+            quotes, ids = premise(texts, ev.index.supporting(claim.text, a.order)[:3]) \
+                if a is not None and a.order else ((), ())
             out.append(Judgment(label=Label.ENTAILED, evidence=quotes, evidence_ids=ids, score=round(q, 4),
                                 reason=f"P(hallucinated)={q:.2f} < {threshold:.2f}"
                                 + ("; the evidence holds the claim word for word" if copied else "")
