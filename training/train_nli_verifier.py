@@ -143,6 +143,12 @@ def train(args) -> None:
     cache.mkdir(parents=True, exist_ok=True)
     enc = PairEncoder(base_model_dir() / "tokenizer.json", args.max_len)
     pairs = training_pairs(args.per_source, args.seed)
+    if args.pairs:  # RAG-like pairs (``training.verifier_pairs``) beside the NLI sets
+        extra = [(r["premise"], r["hypothesis"], r["label"]) for _, r in iter_jsonl(Path(args.pairs))
+                 if r["label"] in (*LABELS, "not_entailment")]
+        print(f"[pairs] {len(extra)} from {args.pairs}", flush=True)
+        pairs = pairs + extra
+        random.Random(args.seed).shuffle(pairs)
     encoded = enc.encode([p for p, _, _ in pairs], [h for _, h, _ in pairs])
     labels = np.array([label_id(lab) for _, _, lab in pairs])
     # batches of similar length, in a seeded order
@@ -235,6 +241,8 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--stage", choices=("all", "train", "export"), default="all")
     ap.add_argument("--layers", type=int, default=6)
+    ap.add_argument("--pairs", default=None, help="a JSONL of more pairs (premise, hypothesis, label): "
+                    "python3 -m training.verifier_pairs")
     ap.add_argument("--per-source", type=int, default=12000)
     ap.add_argument("--max-len", type=int, default=160)
     ap.add_argument("--batch", type=int, default=32)

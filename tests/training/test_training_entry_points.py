@@ -44,6 +44,8 @@ def test_the_package_holds_the_training_and_experiment_modules():
         "training.train_local_judge",
         "training.train_local_tagger",
         "training.train_nli_verifier",
+        "training.verifier_pairs",
+        "training.verifier_probes",
         "training.world_calibrator",
         "training.world_rows",
     ]

@@ -1,0 +1,239 @@
+"""Training pairs for the claim verifier that imitate a RAG answer's errors, written to a JSONL file that
+``training.train_nli_verifier --pairs FILE`` reads beside the NLI sets::
+
+    python3 -m training.verifier_pairs [--out runs/verifier-pairs.jsonl] [--per-kind 4000] [--seed 0]
+
+Each line: ``{"premise", "hypothesis", "label", "source"}`` with a three-way label (``entailment`` / ``neutral`` /
+``contradiction``), or ``entailment`` / ``not_entailment`` for binary sources. Sources, all allowed for a shipped
+model (the data READMEs):
+
+- ``factcg``: the FactCG grounding pairs (MIT), binary, their document cut to the sentences around the claim's words;
+- ``ragtruth``: RAGTruth train answer sentences (the validation slice of ``training.splits`` held out) against the
+  context sentence that covers them best, with the one before it; labelled by the gold spans they overlap (a conflict
+  -> contradiction, baseless info -> neutral, none -> entailment), and against a sentence of the same context that
+  shares few of their words (neutral);
+- ``contrast``: real sentences of RAGTruth train contexts changed by program, each edit once so that the meaning is
+  kept and once so that it changes, so that no word alone decides: an amount in another form (entailment) vs another
+  amount (contradiction); "not" added to the sentence (contradiction) vs to both the premise and the claim
+  (entailment); an antonym (contradiction) vs the antonym with "not" (entailment, for the lexicon's two-way pairs);
+  the sentence's subject for a pronoun in the premise (entailment) vs the claim negated (contradiction).
+
+These generators are data, not rules: the judges never import them. At least half of the rows ``train_nli_verifier``
+reads are real text (the NLI sets, FactCG and RAGTruth rows).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+from pathlib import Path
+from typing import Iterator, Optional
+
+from rt4chart.eval.datasets import load_ragtruth
+from rt4chart.eval.datasets._files import iter_jsonl, resolve_dir
+from rt4chart.evidence import EvidenceIndex, assess
+from rt4chart.evidence.lexicon import lexicon_classes
+from rt4chart.evidence.quantities import quantities
+from rt4chart.text.segment import split_sentences
+
+from .splits import validation_groups
+
+_AUX_NOT = re.compile(r"\b(is|are|was|were|can|will|has|have|had|does|do|did|must|should|could|would)\b(?! not)")
+_UNITS = {"day": ("week", 7), "hour": ("minute", 1 / 60), "minute": ("second", 1 / 60)}
+_NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+                 "sixteen seventeen eighteen nineteen twenty").split()
+_TENS = {30: "thirty", 40: "forty", 50: "fifty", 60: "sixty", 70: "seventy", 80: "eighty", 90: "ninety"}
+
+
+def words_of(n: int) -> Optional[str]:
+    """A whole number under 100 in words ("twenty-five"), None otherwise."""
+    if 0 <= n < 21:
+        return _NUMBER_WORDS[n]
+    if n < 100:
+        tens, ones = n - n % 10, n % 10
+        return (_TENS.get(tens) or "twenty") + (f"-{_NUMBER_WORDS[ones]}" if ones else "") if tens >= 20 else None
+    return None
+
+
+def _row(premise: str, hypothesis: str, label: str, source: str) -> dict:
+    return {"premise": premise, "hypothesis": hypothesis, "label": label, "source": source}
+
+
+def factcg_rows(limit: int, rng: random.Random) -> list[dict]:
+    """FactCG's pairs, each document cut to the three sentences that share most words with the claim."""
+    folder = resolve_dir(None, "factcg", lambda p: p.is_dir())
+    out = []
+    for name in ("cg2c_doc.jsonl.gz", "cg2c_musique_negatives.jsonl.gz"):
+        for _, r in iter_jsonl(folder / name):
+            sentences = [s.text for s in split_sentences(r["premise"])]
+            index = EvidenceIndex(" ".join(sentences))
+            a = assess(r["hypothesis"], index)
+            keep = sorted(a.order[:3]) if a.order else list(range(min(3, len(sentences))))
+            premise = " ".join(index.texts[i] for i in keep)
+            label = "entailment" if r["label"] == "entailment" else "not_entailment"
+            out.append(_row(premise, r["hypothesis"], label, "factcg"))
+    rng.shuffle(out)
+    return out[:limit]
+
+
+def _spans_label(record, start: int, end: int) -> str:
+    labels = [s.label.lower() for s in record.spans if s.start < end and start < s.end]
+    if any("conflict" in lab or "contradict" in lab for lab in labels):  # RAGTruth's "contradicted"
+        return "contradiction"
+    return "neutral" if labels else "entailment"
+
+
+def ragtruth_rows(limit: int, rng: random.Random) -> list[dict]:
+    """RAGTruth train answer sentences against their best-covering context sentence (and the one before it), and
+    against a sentence of the same context that shares few of their words."""
+    records = [r for r in load_ragtruth(split="train") if r.task != "data2txt"]
+    held = validation_groups({r.group for r in records})
+    records = [r for r in records if r.group not in held]
+    rng.shuffle(records)
+    out: list[dict] = []
+    for r in records:
+        index = EvidenceIndex(r.context)
+        if len(index.texts) < 3:
+            continue
+        for sent in split_sentences(r.answer):
+            if len(sent.text.split()) < 5 or len(sent.text) > 300:
+                continue
+            a = assess(sent.text, index)
+            if not a.order:
+                continue
+            top = a.order[0]
+            premise = " ".join(index.texts[max(0, top - 1):top + 1])
+            out.append(_row(premise, sent.text, _spans_label(r, sent.start, sent.end), "ragtruth"))
+            far = [i for i in range(len(index.texts)) if i not in a.order[:3] and abs(i - top) > 1]
+            if far and rng.random() < 0.5:
+                out.append(_row(index.texts[rng.choice(far)], sent.text, "neutral", "ragtruth-other"))
+        if len(out) >= limit:
+            break
+    return out[:limit]
+
+
+def _negated(sentence: str) -> Optional[str]:
+    m = _AUX_NOT.search(sentence)
+    return sentence[:m.end()] + " not" + sentence[m.end():] if m else None
+
+
+def _amount_twins(sentence: str, rng: random.Random) -> Optional[tuple[str, str]]:
+    """(the sentence with one amount in another form, the sentence with another amount)."""
+    for q in quantities(sentence):
+        digits = re.fullmatch(r"\d{1,2}", q.text.split()[0]) if q.text else None
+        if not digits:
+            continue
+        n = int(digits.group(0))
+        word = words_of(n)
+        if word is None or n < 2:
+            continue
+        other = n + rng.choice((1, 2, 3, 5, 10)) * rng.choice((1, -1))
+        if other < 1 or other == n:
+            other = n + 1
+        head = q.text.split()[0]
+        start = q.start
+        kept = sentence[:start] + word + sentence[start + len(head):]
+        unit = q.text.split()[1] if len(q.text.split()) > 1 else ""
+        base = unit.rstrip("s").lower()
+        if base == "day" and n % 7 == 0 and rng.random() < 0.5:
+            weeks = n // 7
+            kept = sentence[:start] + f"{words_of(weeks)} week{'s' if weeks > 1 else ''}" + sentence[q.end:]
+        changed_word = words_of(other) if rng.random() < 0.5 and words_of(other) else str(other)
+        changed = sentence[:start] + changed_word + sentence[start + len(head):]
+        return kept, changed
+    return None
+
+
+def _antonyms() -> list[tuple[str, str]]:
+    pairs = []
+    for classes in lexicon_classes():
+        if len(classes) == 2:
+            for a in classes[0]:
+                for b in classes[1]:
+                    if " " not in a and " " not in b:
+                        pairs.append((a, b))
+    return pairs
+
+
+def contrast_rows(limit: int, rng: random.Random) -> list[dict]:
+    """Pairs made by program from real RAGTruth train sentences, each edit once keeping and once changing the
+    meaning."""
+    records = [r for r in load_ragtruth(split="train") if r.task != "data2txt"]
+    held = validation_groups({r.group for r in records})
+    sentences = [s.text for r in records if r.group not in held for s in split_sentences(r.context)
+                 if 6 <= len(s.text.split()) <= 35]
+    sentences = sorted(set(sentences))
+    rng.shuffle(sentences)
+    antonyms = _antonyms()
+    by_word: dict[str, list[str]] = {}
+    for a, b in antonyms:
+        by_word.setdefault(a, []).append(b)
+        by_word.setdefault(b, []).append(a)
+    out: list[dict] = []
+    for k, s in enumerate(sentences):
+        if len(out) >= limit:
+            break
+        kind = k % 4
+        if kind == 0:
+            twins = _amount_twins(s, rng)
+            if twins:
+                out += [_row(s, twins[0], "entailment", "contrast-amount"),
+                        _row(s, twins[1], "contradiction", "contrast-amount")]
+        elif kind == 1:
+            neg = _negated(s)
+            if neg:
+                # the negated sentence entails its own first clause, and contradicts the sentence as it was
+                part = neg.split(",")[0] if "," in neg[neg.index(" not") + 4:] and " not" in neg.split(",")[0] else neg
+                out += [_row(s, neg, "contradiction", "contrast-negation"),
+                        _row(neg, part, "entailment", "contrast-negation"),
+                        _row(neg, s, "contradiction", "contrast-negation")]
+        elif kind == 2:
+            words = re.findall(r"[a-z]+", s)
+            found = [(w, by_word[w]) for w in words if w in by_word and len(w) > 3]
+            if found:
+                w, options = found[0]
+                anto = rng.choice(options)
+                swapped = re.sub(rf"\b{w}\b", anto, s, count=1)
+                out.append(_row(s, swapped, "contradiction", "contrast-antonym"))
+                # "is closed" for "is open" is contradicted; "is not closed" is not, where "not" scopes over it
+                scoped = re.sub(rf"\b(is|are|was|were|be|been)\s+{anto}\b", rf"\1 not {anto}", swapped, count=1)
+                if scoped != swapped:
+                    out.append(_row(s, scoped, "entailment", "contrast-antonym"))
+        else:
+            follow = [t for t in sentences[k + 1:k + 40] if re.match(r"^(It|They)\s+(is|are|was|were|has|have)\b", t)]
+            if follow:
+                t = follow[0]
+                neg = _negated(t)
+                out.append(_row(s, t, "neutral", "contrast-other"))
+                if neg:
+                    out.append(_row(t, neg, "contradiction", "contrast-negation"))
+    return out[:limit]
+
+
+def build(per_kind: int, seed: int) -> Iterator[dict]:
+    rng = random.Random(seed)
+    yield from factcg_rows(per_kind, rng)
+    yield from ragtruth_rows(per_kind, rng)
+    yield from contrast_rows(per_kind, rng)
+
+
+def main(argv: Optional[list[str]] = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", default="runs/verifier-pairs.jsonl")
+    ap.add_argument("--per-kind", type=int, default=4000, help="rows of each source (factcg, ragtruth, contrast)")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    rows = list(build(args.per_kind, args.seed))
+    out.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[f"{r['source']}:{r['label']}"] = counts.get(f"{r['source']}:{r['label']}", 0) + 1
+    print(f"wrote {len(rows)} pairs to {out}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+
+
+if __name__ == "__main__":
+    main()
