@@ -57,7 +57,8 @@ def test_the_entry_point_is_declared():
 
 def test_sample_file_with_a_passing_and_a_failing_assertion(pytester):
     pytester.makepyfile(test_sample=SAMPLE)
-    result = pytester.runpytest(*_plugin_args())
+    # the lexical judge named (the default is the local judge: tests/test_newcomer_defaults.py), for its exact table
+    result = pytester.runpytest(*_plugin_args(), "--rt4chart-judge", "lexical")
     result.assert_outcomes(passed=2, failed=1)
     result.stdout.fnmatch_lines([
         "*test_hallucinated_answer*",

@@ -190,7 +190,9 @@ class LexicalJudge:
         coverage = a.cover[k - 1]
         if rule == Rule.ENTAILED:
             # best first (the greedy cover's order), and never a sentence that says otherwise
-            quotes, ids = premise(texts, index.supporting(claim, a.order)[:k])
+            # (with the negation check off, as an ablation reads words alone, the cover's order as it is)
+            order = index.supporting(claim, a.order) if self.negation is not None else list(a.order)
+            quotes, ids = premise(texts, order[:k])
             return Judgment(
                 label=Label.ENTAILED,
                 evidence=quotes,
