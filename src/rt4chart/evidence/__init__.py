@@ -19,7 +19,7 @@ from .claims import (
 )
 from .edit_words import EditSentences, rivals
 from .edits import Edit, one_edit
-from .index import EvidenceIndex, Restatement, original_offset, premise, restated
+from .index import EvidenceIndex, Restatement, original_offset, premise, read_as, restated
 from .words import (
     NEGATIONS, NUMBER, NUMBER_WORDS, STOPWORDS, TOKEN, capitalised_names, clean_number, content_word_map,
     content_words, has_negation, numbers, stem, tokens,
@@ -30,6 +30,7 @@ __all__ = [
     "NUMBER_WORDS", "Restatement", "Rule", "STOPWORDS", "TOKEN", "Thresholds", "amount_spans", "assess",
     "capitalised_names", "claim_numbers",
     "clean_number", "content_forms", "content_word_map", "content_words", "has_negation", "is_preamble", "is_remark",
-    "negated", "normalised_numbers", "numbers", "one_edit", "original_offset", "premise", "question_keys", "restated",
+    "negated", "normalised_numbers", "numbers", "one_edit", "original_offset", "premise", "question_keys", "read_as",
+    "restated",
     "read_claim", "rivals", "rule_of", "stem", "tokens", "word_key",
 ]

@@ -147,6 +147,11 @@ def restated(claim: str, index: EvidenceIndex) -> tuple[str, tuple[Restatement, 
     return ("".join(out) + claim[pos:] if out else claim), tuple(read)
 
 
+def read_as(read: Sequence[Restatement]) -> str:
+    """What ``restated`` read, for a judgment's reason: "read 'twelve per cent' as '12%', ..."."""
+    return "read " + ", ".join(f"'{r.mine}' as '{r.theirs}'" for r in read)
+
+
 def original_offset(read: Sequence[Restatement], offset: int) -> int:
     """Where ``offset`` of a ``restated`` claim text lies in the claim as written (inside a replaced amount: that
     amount's start, or its end for an offset at the replacement's end)."""

@@ -40,7 +40,7 @@ from typing import Optional, Sequence, Union
 
 from ..evidence import (
     Assessment, EvidenceIndex, Kind, Rule, Thresholds, assess, is_remark, normalised_numbers, one_edit, premise,
-    restated,
+    read_as, restated,
 )
 from ..evidence import rule_of as _rule_of
 from ..evidence.arithmetic import derive
@@ -132,10 +132,10 @@ class LexicalJudge:
             return Judgment(label=Label.UNVERIFIED, score=None, reason="a remark about the sources or the "
                             "conversation, or a header, sharing no word with the evidence: nothing to check")
         judgment = self._decide(a, index, claim)
-        _, read = restated(claim, index)
-        if read and judgment.label is Label.ENTAILED:
-            judgment = judgment.model_copy(update={"reason": judgment.reason + "; read " + ", ".join(
-                f"'{r.mine}' as '{r.theirs}'" for r in read)})
+        if judgment.label is Label.ENTAILED:
+            _, read = restated(claim, index)
+            if read:
+                judgment = judgment.model_copy(update={"reason": f"{judgment.reason}; {read_as(read)}"})
         if judgment.label in (Label.ENTAILED, Label.BASELESS):
             edit = one_edit(claim, index.edits)
             if edit is not None and (self.negation is not None or edit.kind not in ("negation", "affirmation")):

@@ -14,7 +14,7 @@ from typing import Any, Callable, NamedTuple, Optional, Sequence, Union
 import numpy as np
 
 from ...errors import ConfigError
-from ...evidence import one_edit, original_offset, premise, restated
+from ...evidence import one_edit, original_offset, premise, read_as, restated
 from ...evidence.arithmetic import derive
 from ...evidence.quantities import holds
 from ...types import Claim, Judgment, Label, Span, Stage
@@ -378,7 +378,7 @@ class LocalJudge:
                          "spans": tuple(Span(start=original_offset(pairs, s.start), end=original_offset(pairs, s.end))
                                         for s in j.spans if original_offset(pairs, s.start) <
                                         original_offset(pairs, s.end)),
-                         "reason": j.reason + "; read " + ", ".join(f"'{r.mine}' as '{r.theirs}'" for r in pairs)})
+                         "reason": f"{j.reason}; {read_as(pairs)}"})
                      if pairs else j for j, (_, pairs) in zip(judgments, forms)]
         # an amount the claim computed from the evidence (a difference, a total, a rate times a quantity, an end
         # time) is checked by that arithmetic, whatever the model read
