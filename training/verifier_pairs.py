@@ -16,7 +16,11 @@ model (the data READMEs):
   kept and once so that it changes, so that no word alone decides: an amount in another form (entailment) vs another
   amount (contradiction); "not" added to the sentence (contradiction) vs to both the premise and the claim
   (entailment); an antonym (contradiction) vs the antonym with "not" (entailment, for the lexicon's two-way pairs);
-  the sentence's subject for a pronoun in the premise (entailment) vs the claim negated (contradiction).
+  the sentence's subject for a pronoun in the premise (entailment) vs the claim negated (contradiction); a plain verb
+  under "does not" / "never" / "no longer" (contradiction) and those forms against each other (entailment); an
+  adjective under "not" against its antonym (entailment) and against itself (contradiction); a per cent, a dollar
+  amount or thousands in words (entailment) vs another value (contradiction); a comparison in other words
+  (entailment) vs flipped (contradiction); "may" as "might" (entailment) vs as "will" (neutral).
 
 These generators are data, not rules: the judges never import them. At least half of the rows ``train_nli_verifier``
 reads are real text (the NLI sets, FactCG and RAGTruth rows).
@@ -122,6 +126,8 @@ def _negated(sentence: str) -> Optional[str]:
 def _amount_twins(sentence: str, rng: random.Random) -> Optional[tuple[str, str]]:
     """(the sentence with one amount in another form, the sentence with another amount)."""
     for q in quantities(sentence):
+        if q.start == 0:  # a list's item number
+            continue
         digits = re.fullmatch(r"\d{1,2}", q.text.split()[0]) if q.text else None
         if not digits:
             continue
@@ -157,6 +163,104 @@ def _antonyms() -> list[tuple[str, str]]:
     return pairs
 
 
+#: common verbs of RAG contexts (base form) beside the lexicon's, for "does not" / "never" / "no longer" twins
+_VERBS = ("accept allow apply arrive begin bring charge close contain cost cover deliver depend employ end include "
+          "increase involve lead leave live make mean need offer open operate pay produce provide reach receive "
+          "reduce remain require run serve show start stay support take use win work").split()
+
+
+def _verb_forms() -> dict[str, tuple[str, str]]:
+    """Present third-person and past forms of verbs -> (base form, tense "s" / "ed")."""
+    bases = set(_VERBS)
+    for classes in lexicon_classes():
+        for forms in classes:
+            if len(forms) >= 3:
+                bases |= {f for f in forms if not f.endswith(("s", "ed", "ing")) and f + "s" in forms or
+                          f + "es" in forms}
+    out: dict[str, tuple[str, str]] = {}
+    for b in bases:
+        third = b + "es" if b.endswith(("s", "sh", "ch", "x", "o")) else \
+            b[:-1] + "ies" if b.endswith("y") and b[-2:-1] not in "aeiou" else b + "s"
+        past = b + "d" if b.endswith("e") else b[:-1] + "ied" if b.endswith("y") and b[-2:-1] not in "aeiou" \
+            else b + "ed"
+        out[third], out[past] = (b, "s"), (b, "ed")
+    for irregular, base, tense in (("has", "have", "s"), ("had", "have", "ed"), ("took", "take", "ed"),
+                                   ("ran", "run", "ed"), ("made", "make", "ed"), ("began", "begin", "ed"),
+                                   ("won", "win", "ed"), ("left", "leave", "ed"), ("paid", "pay", "ed")):
+        out[irregular] = (base, tense)
+    return out
+
+
+_FORMS = _verb_forms()
+_MODAL_KEEP = {"may": "might", "might": "may", "could": "may"}
+
+
+def _do_negated(sentence: str) -> Optional[tuple[str, str, str]]:
+    """(sentence with "does not" / "did not" before its first verb's base form, with "never", with "no longer"), for
+    a sentence whose first finite verb is a plain present or past form (no auxiliary before it)."""
+    if _AUX_NOT.search(sentence.split(",")[0]):
+        return None
+    for m in re.finditer(r"\b[a-z]+\b", sentence):
+        if m.start() == 0 or m.group(0) not in _FORMS:
+            continue
+        base, tense = _FORMS[m.group(0)]
+        head, tail = sentence[:m.start()], sentence[m.end():]
+        do = "does" if tense == "s" else "did"
+        return (f"{head}{do} not {base}{tail}", f"{head}never {m.group(0)}{tail}",
+                f"{head}no longer {m.group(0)}{tail}" if tense == "s" else f"{head}{do} not {base}{tail}")
+    return None
+
+
+def _percent_twins(sentence: str, rng: random.Random) -> Optional[tuple[str, str]]:
+    """A per cent, a dollar amount or thousands in other words (kept) and another value in the same words."""
+    m = re.search(r"\b(\d{1,3})(%| per cent| percent)", sentence)
+    if m:
+        n = int(m.group(1))
+        other = n + rng.choice((2, 5, 10, -3)) if n > 12 else n + 3
+        kept_form = rng.choice(("%", " per cent", " percent"))
+        word = words_of(n) if rng.random() < 0.4 else None
+        kept = sentence[:m.start()] + (word or str(n)) + (kept_form if kept_form != m.group(2) or word else
+                                                          " per cent") + sentence[m.end():]
+        changed = sentence[:m.start()] + f"{other}{kept_form}" + sentence[m.end():]
+        return kept, changed
+    m = re.search(r"\$(\d{1,3})(,000)?(?![\d.,])", sentence)
+    if m:
+        n = int(m.group(1))
+        unit = " thousand dollars" if m.group(2) else " dollars"
+        other = n + rng.choice((1, 2, 5, 10))
+        word = words_of(n) if rng.random() < 0.5 else None
+        return (sentence[:m.start()] + (word or str(n)) + unit + sentence[m.end():],
+                sentence[:m.start()] + f"${other}{m.group(2) or ''}" + sentence[m.end():])
+    m = re.search(r"\b(\d{1,3}),000\b(?!,)", sentence)
+    if m:
+        n = int(m.group(1))
+        other = n + rng.choice((1, 5, 10, 50))
+        return (sentence[:m.start()] + f"{words_of(n) or n} thousand" + sentence[m.end():],
+                sentence[:m.start()] + f"{other},000" + sentence[m.end():])
+    return None
+
+
+_COMPARE = (("more than", "fewer than"), ("more than", "less than"), ("over", "under"), ("before", "after"),
+            ("higher", "lower"), ("larger", "smaller"), ("earlier", "later"), ("above", "below"),
+            ("at least", "at most"), ("increased", "decreased"), ("rose", "fell"))
+#: prepositions read as a comparison only before an amount
+_BEFORE_AMOUNT = {"over", "under", "above", "below"}
+_COMPARE_KEEP = {"more than": "over", "over": "more than", "fewer than": "under", "less than": "under",
+                 "under": "less than", "at least": "no fewer than", "above": "over", "below": "under"}
+
+
+def _comparison_twins(sentence: str) -> Optional[tuple[Optional[str], str]]:
+    """(the comparison in other words, or None; the comparison flipped)."""
+    for a, b in _COMPARE:
+        for x, y in ((a, b), (b, a)):
+            m = re.search(rf"\b{x}\b" + (r"(?= [$\d])" if x in _BEFORE_AMOUNT else ""), sentence)
+            if m:
+                keep = _COMPARE_KEEP.get(x)
+                kept = sentence[:m.start()] + keep + sentence[m.end():] if keep else None
+                return kept, sentence[:m.start()] + y + sentence[m.end():]
+    return None
+
+
 def contrast_rows(limit: int, rng: random.Random) -> list[dict]:
     """Pairs made by program from real RAGTruth train sentences, each edit once keeping and once changing the
     meaning."""
@@ -175,7 +279,50 @@ def contrast_rows(limit: int, rng: random.Random) -> list[dict]:
     for k, s in enumerate(sentences):
         if len(out) >= limit:
             break
-        kind = k % 4
+        kind = k % 8
+        if kind == 4:
+            # a plain verb negated with "does not" / "never" / "no longer": each contradicts the sentence, and the
+            # negated forms entail each other; the antonym of an adjective under "not" entails the adjective
+            forms = _do_negated(s)
+            if forms:
+                neg, never, no_longer = forms
+                out += [_row(s, rng.choice((neg, never, no_longer)), "contradiction", "contrast-negation"),
+                        _row(neg, s, "contradiction", "contrast-negation"),
+                        _row(neg, never if rng.random() < 0.5 else no_longer, "entailment", "contrast-negation")]
+            continue
+        if kind == 5:
+            # antonym twins both ways: "is not open" entails "is closed" and contradicts "is open"
+            found = [(m, by_word[m.group(2)]) for m in re.finditer(r"\b(is|are|was|were|remains|remain) ([a-z]+)\b", s)
+                     if m.group(2) in by_word and len(m.group(2)) > 3]
+            if found:
+                m, options = found[0]
+                anto = rng.choice(options)
+                cop = m.group(1)
+                negated = s[:m.start()] + f"{cop} not {m.group(2)}" + s[m.end():]
+                swapped = s[:m.start()] + f"{cop} {anto}" + s[m.end():]
+                out += [_row(negated, swapped, "entailment", "contrast-antonym"),
+                        _row(negated, s, "contradiction", "contrast-antonym"),
+                        _row(swapped, s, "contradiction", "contrast-antonym"),
+                        _row(swapped, negated, "entailment", "contrast-antonym")]
+            continue
+        if kind == 6:
+            twins = _percent_twins(s, rng) or _amount_twins(s, rng)
+            if twins:
+                out += [_row(s, twins[0], "entailment", "contrast-amount"),
+                        _row(s, twins[1], "contradiction", "contrast-amount")]
+            continue
+        if kind == 7:
+            cmp = _comparison_twins(s)
+            if cmp:
+                if cmp[0]:
+                    out.append(_row(s, cmp[0], "entailment", "contrast-comparison"))
+                out.append(_row(s, cmp[1], "contradiction", "contrast-comparison"))
+            modal = re.search(r"\b(may|might|could)\b", s)
+            if modal:
+                keep = _MODAL_KEEP[modal.group(1)]
+                out += [_row(s, s[:modal.start()] + keep + s[modal.end():], "entailment", "contrast-modality"),
+                        _row(s, s[:modal.start()] + "will" + s[modal.end():], "neutral", "contrast-modality")]
+            continue
         if kind == 0:
             twins = _amount_twins(s, rng)
             if twins:
@@ -212,22 +359,23 @@ def contrast_rows(limit: int, rng: random.Random) -> list[dict]:
     return out[:limit]
 
 
-def build(per_kind: int, seed: int) -> Iterator[dict]:
+def build(per_kind: int, seed: int, contrast: int = 0) -> Iterator[dict]:
     rng = random.Random(seed)
     yield from factcg_rows(per_kind, rng)
     yield from ragtruth_rows(per_kind, rng)
-    yield from contrast_rows(per_kind, rng)
+    yield from contrast_rows(contrast or per_kind, rng)
 
 
 def main(argv: Optional[list[str]] = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default="runs/verifier-pairs.jsonl")
     ap.add_argument("--per-kind", type=int, default=4000, help="rows of each source (factcg, ragtruth, contrast)")
+    ap.add_argument("--contrast", type=int, default=0, help="contrast rows (default: --per-kind)")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    rows = list(build(args.per_kind, args.seed))
+    rows = list(build(args.per_kind, args.seed, args.contrast))
     out.write_text("".join(json.dumps(r) + "\n" for r in rows))
     counts: dict[str, int] = {}
     for r in rows:

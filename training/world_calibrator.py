@@ -2,7 +2,7 @@
 train a model we ship, chosen by leave-one-source-out, on the rows of ``python -m training.world_rows``::
 
     python3 -m training.world_calibrator select [--rows runs/world-rows]   # the leave-one-source-out table
-    python3 -m training.world_calibrator fit [--features NAME] [--rows ...] [--out-dir runs/world-models]
+    python3 -m training.world_calibrator fit [--features NAME] [--rows ...] [--out-dir runs/world-models] [--every]
 
 The trees and their calibrators learned from RAGTruth, whose contexts are passages, articles and records of
 hundreds of words; a claim against a context shorter than almost all of them (``SHORT_QUANTILE`` of RAGTruth train's
@@ -176,8 +176,21 @@ def short_chars(quantile: float = SHORT_QUANTILE) -> int:
     return int(np.quantile(lengths, quantile))
 
 
+#: ``--every``: the calibrators read every claim, whatever its context's length (``below_chars``)
+EVERY_LENGTH = 10 ** 9
+
+
+def rows_read(args) -> tuple[dict[str, dict], int]:
+    """The sources' rows the calibrators are fitted on, and the context length they read below: the NLI sources'
+    short contexts, or with ``--every`` every source (the RAGTruth validation slice's tasks too) at every length."""
+    if args.every:
+        return load(args.rows), EVERY_LENGTH
+    below = short_chars()
+    return short_only(load(args.rows), below), below
+
+
 def select(args) -> None:
-    data = short_only(load(args.rows), short_chars())
+    data, _ = rows_read(args)
     sources = list(data)
     candidates = {k: v for k, v in CANDIDATES.items()
                   if not reads_verifier(v[0]) or all("verified" in d for d in data.values())}
@@ -216,8 +229,7 @@ def shift(data: dict[str, dict], sources, feat, threshold: float) -> tuple[float
 
 
 def fit(args) -> None:
-    below = short_chars()
-    data = short_only(load(args.rows), below)
+    data, below = rows_read(args)
     feat = CANDIDATES[args.features]
     sources = list(data)
     out = Path(args.out_dir)
@@ -239,14 +251,16 @@ def fit(args) -> None:
     for c, names in ((card, feat[0]), (tcard["trees"], feat[1])):
         c["short_calibrator"] = {
             "features": ["claim_p", *names], "monotonic": "claim_p", "below_chars": below,
-            "below": f"the {SHORT_QUANTILE:.3%} quantile of RAGTruth train's context lengths",
+            "below": "every length (--every)" if args.every else
+                     f"the {SHORT_QUANTILE:.3%} quantile of RAGTruth train's context lengths",
             "trees": 200, "leaves": 15, "learning_rate": 0.05, "min_samples_leaf": 100,
             "logit_shift": round(offset, 4),
             "shifted_so": f"the judge's threshold is the balanced cut (highest Youden's J) of the out-of-source "
                           f"risks: {recall:.3f} of the not-entailed NLI pairs flagged, {flagged:.3f} of the entailed",
-            "fitted_on": "each NLI pair's riskiest claim, pair label not entailed = 1, every source weighing the "
-                         "same (breaking_nli half): python -m training.world_rows, then python -m "
-                         f"training.world_calibrator fit --features {args.features}",
+            "fitted_on": "each record's riskiest claim, label not entailed / hallucinated = 1, every source weighing "
+                         "the same (breaking_nli half): python -m training.world_rows, then python -m "
+                         f"training.world_calibrator fit --features {args.features}"
+                         + (" --every" if args.every else ""),
             "sources": fitted_on, "selected_by": "leave-one-source-out: python -m training.world_calibrator select"}
     # the versions name the files that decide (as training.train_local_judge writes them), the short ones too
     files = (WORD_MODEL, CLAIM_MODEL, CALIBRATOR, CALIBRATOR_SHORT)
@@ -269,6 +283,9 @@ def main(argv=None) -> None:
     ap.add_argument("--out-dir", default="runs/world-models",
                     help="the model folder to write (a copy of the shipped one, then the short-context calibrators; "
                     "run it with rt4chart audit --model-dir DIR); default: %(default)s")
+    ap.add_argument("--every", action="store_true",
+                    help="fit on every source (the RAGTruth validation slice too) and read every claim, whatever "
+                    "its context's length, instead of the NLI sources' short contexts")
     args = ap.parse_args(argv)
     (select if args.stage == "select" else fit)(args)
 

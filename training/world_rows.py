@@ -79,8 +79,8 @@ def read_pair(models, rows, tagged=None, spared=None) -> dict:
 
 def collect(source: str, records: list, judge: LocalJudge, verifier: Optional[V.Verifier] = None) -> dict:
     """Every claim's reading by both pairs, with its record, answer label and claim label (RAGTruth: gold spans
-    over the claim, ``claim_is_hallucinated``; NLI: the pair's label), and, with ``verifier``, its probabilities of
-    each NLI claim against the whole context (``verified``; RAGTruth's claims, whose contexts are long, ``nan``)."""
+    over the claim, ``claim_is_hallucinated``; NLI: the pair's label), and, with ``verifier``, its reading of each
+    claim against its windows of the context (``verified``: ``verifier.read_windows``, as the judge reads it)."""
     dec = RuleDecomposer()
     models = judge._models
     keys = ("record", "y", "claim_y", "needs", "short", "matrix", "raw", "cal", "by_rule", "matrix_t", "raw_t",
@@ -101,8 +101,9 @@ def collect(source: str, records: list, judge: LocalJudge, verifier: Optional[V.
         # the part of needs_tagger that reads no probability: a short answer with a short claim missing a word
         short = R.needs_tagger(rows, np.zeros(len(rows)), np.zeros(len(rows), dtype=bool), calibrated=True)
         verified = np.full((len(claims), len(V.COLUMNS)), np.nan)
-        if verifier is not None and source not in RAGTRUTH:
-            verified = verifier.probabilities([r.context] * len(claims), [c.text for c in claims])
+        if verifier is not None:
+            verified = V.read_windows(verifier, ev.index.readings, [r.assessment.order if r.assessment else ()
+                                                                   for r in rows], [c.text for c in claims]).columns
         for k, c in enumerate(claims):
             span = c.answer_spans[0] if c.answer_spans else None
             claim_y = bool(span is not None and claim_is_hallucinated(span.start, span.end, r.spans)) \
@@ -129,7 +130,7 @@ def main(argv=None) -> None:
     ap.add_argument("--sources", default=",".join(SOURCES))
     ap.add_argument("--verifier-dir", default=None,
                     help="a folder with the claim verifier (python -m training.train_nli_verifier): its "
-                    "probabilities of each NLI claim are kept as 'verified'")
+                    "reading of each claim is kept as 'verified'")
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

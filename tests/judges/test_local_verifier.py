@@ -87,3 +87,34 @@ def test_a_short_context_calibrator_that_reads_a_missing_verifier_is_a_clear_err
     (d / local.CARD).write_text(json.dumps(card))
     with pytest.raises(ConfigError, match=V.VERIFIER_MODEL):
         local.LocalJudge(directory=d)
+
+
+def test_a_claim_is_read_against_its_best_sentences_each_with_the_one_before_and_a_short_text_whole():
+    long = ["A" * 300, "B" * 300, "C" * 300, "D" * 300]
+    assert V.windows(long, [2, 0, 3, 1]) == [(1, 2), (0,), (2, 3)]  # the best three, each with the one before
+    assert V.windows(long, [1, 0], k=1) == [(0, 1)]
+    assert V.windows(["One.", "Two.", "Three."], [2]) == [(1, 2), (0, 1, 2)]  # short: the whole text as well
+    assert V.windows(["One.", "Two."], []) == [(0, 1)]  # no sentence covers it: the first ones
+    assert V.windows([], []) == []
+
+
+class _Scripted:
+    """A verifier whose P(entailment) is 0.9 for a premise holding "open" and a claim saying it opens, else 0.1;
+    P(contradiction) 0.8 for a premise holding "closed"."""
+
+    def probabilities(self, premises, claims):
+        rows = []
+        for p, c in zip(premises, claims):
+            ent = 0.9 if "open" in p and "open" in c else 0.1
+            con = 0.8 if "closed" in p else 0.05
+            rows.append((ent, 1.0 - ent - con if ent + con < 1 else 0.0, con))
+        return np.array(rows)
+
+
+def test_the_window_of_highest_entailment_decides_and_contradiction_is_the_highest_of_any_window():
+    texts = ["The museum is closed on Mondays." + " x" * 300, "Tickets cost 5 euros." + " y" * 300,
+             "It is open on Sundays." + " z" * 300]
+    got = V.read_windows(_Scripted(), texts, [[0, 2], [1]], ["The museum is open on Sundays.", "Tickets are free."])
+    assert got.decided == [(1, 2), (0, 1)] and got.against[0] == (0,)
+    assert np.allclose(got.columns[0], [0.9, 0.05, 0.8])  # entailed in (1, 2); sentence 0 says "closed"
+    assert np.allclose(got.columns[1, [0, 2]], [0.1, 0.8])

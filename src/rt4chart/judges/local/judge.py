@@ -21,6 +21,7 @@ from ...types import Claim, Judgment, Label, Span, Stage
 from . import features as F
 from . import rules as R
 from . import tagger as T
+from . import verifier as V
 from .models import MODEL_NAME, Prediction, is_available, load, model_dir
 from .spans import word_spans
 
@@ -191,7 +192,7 @@ class LocalJudge:
         ev = self._read(evidence)
         rows = self.rows(claims, ev, question)
         spared = R.exempt(claims, rows, ev)
-        return Reading(rows, spared, self._models.predict(rows, spared=spared, verify=self._verify(claims, ev)))
+        return Reading(rows, spared, self._models.predict(rows, spared=spared, verify=self._verify(claims, ev, rows)))
 
     def score(self, claims: Sequence[Claim], evidence: Evidence, question: Optional[str], *, semantic: bool = False,
               reading: Optional[Reading] = None) -> Scores:
@@ -206,19 +207,23 @@ class LocalJudge:
                 rows, trees.claim_p, trees.by_rule, calibrated=self._models.calibrator is not None):
             return Scores(rows, trees.word_p, trees.claim_p, trees.by_rule, tagged=False)
         tagged = self._models.predict(rows, self.tag(claims, ev, question, rows), spared=reading.spared,
-                                      verify=self._verify(claims, ev))
+                                      verify=self._verify(claims, ev, rows))
         return Scores(rows, tagged.word_p, tagged.claim_p, tagged.by_rule, tagged=True)
 
-    def _verify(self, claims: Sequence[Claim], ev: F.FeatureEvidence) -> Callable[[], np.ndarray]:
-        """The claim verifier's probabilities of the claims against the whole evidence text, computed when first
-        asked for (only short-context calibrators that name its columns ask) and kept for the recent claim sets."""
-        return partial(self._verified, ev.index.text, tuple(c.text for c in claims))
+    def _verify(self, claims: Sequence[Claim], ev: F.FeatureEvidence, rows: Sequence[F.WordRows]
+                ) -> Callable[[], V.Verdicts]:
+        """The claim verifier's reading of the claims against their windows of the evidence (``verifier.windows``:
+        around the sentences that cover them best, a sentence opening with a pronoun read with its subject), computed when first asked for (only calibrators that name its
+        columns ask) and kept for the recent claim sets."""
+        orders = tuple(tuple(r.assessment.order) if r.assessment is not None else () for r in rows)
+        return partial(self._verified, ev.index.readings, tuple(c.text for c in claims), orders)
 
-    def _verify_now(self, text: str, claims: tuple[str, ...]) -> np.ndarray:
+    def _verify_now(self, texts: tuple[str, ...], claims: tuple[str, ...],
+                    orders: tuple[tuple[int, ...], ...]) -> V.Verdicts:
         verifier = self._models.verifier
         if verifier is None:
             raise ConfigError("the local judge's claim verifier is not installed")
-        return verifier.probabilities([text] * len(claims), list(claims))
+        return V.read_windows(verifier, texts, orders, claims)
 
     def tag(self, claims: Sequence[Claim], evidence: Evidence, question: Optional[str],
             rows: Sequence[F.WordRows]) -> list[np.ndarray]:
@@ -239,7 +244,9 @@ class LocalJudge:
             entry = self._entry(claims, evidence, question)
             if semantic not in entry.judged:
                 scores = self.score(claims, entry.evidence, question, semantic=semantic, reading=entry.reading)
-                entry.judged[semantic] = self._judgments(claims, entry.evidence, scores)
+                verdicts = self._verify(claims, entry.evidence, scores.rows)() \
+                    if self._models.verifier is not None else None
+                entry.judged[semantic] = self._judgments(claims, entry.evidence, scores, verdicts)
             return list(entry.judged[semantic])
 
     def _entry(self, claims: Sequence[Claim], evidence: str, question: Optional[str]) -> _Entry:
@@ -270,12 +277,14 @@ class LocalJudge:
         texts = self.evidence(evidence).index.texts
         return [premise(texts, order[:k]) for order in self.nearest(claims, evidence, question)]
 
-    def _judgments(self, claims: Sequence[Claim], ev: F.FeatureEvidence, scores: Scores) -> list[Judgment]:
+    def _judgments(self, claims: Sequence[Claim], ev: F.FeatureEvidence, scores: Scores,
+                   verdicts: Optional[V.Verdicts] = None) -> list[Judgment]:
         version = self._versions[scores.tagged]
         threshold, word_threshold = self._cuts[scores.tagged]
         out = []
         texts = ev.index.texts
-        for claim, rows_i, wp, q, forced in zip(claims, scores.rows, scores.word_p, scores.claim_p, scores.by_rule):
+        for i, (claim, rows_i, wp, q, forced) in enumerate(zip(claims, scores.rows, scores.word_p, scores.claim_p,
+                                                               scores.by_rule)):
             a = rows_i.assessment
             q = float(q)
             if forced and rows_i.rule == "no-evidence":
@@ -330,6 +339,14 @@ class LocalJudge:
                                         score=round(q, 4), spans=spans,
                                         reason=f"P(hallucinated)={q:.2f}: {why} the closest evidence sentence",
                                         prompt_version=version, rule=rows_i.rule if forced else None))
+                elif verdicts is not None and V.says_otherwise(verdicts.columns[i]):
+                    # the claim verifier reads a window of the evidence as saying otherwise
+                    at = verdicts.against[i]
+                    out.append(Judgment(label=Label.CONTRADICTED, evidence=tuple(texts[k] for k in at),
+                                        evidence_ids=tuple((k,) for k in at), score=round(q, 4), spans=spans,
+                                        reason=f"P(hallucinated)={q:.2f}: the claim verifier reads the evidence as "
+                                        f"saying otherwise (P(contradiction)={verdicts.columns[i][2]:.2f})",
+                                        prompt_version=version))
                 else:
                     # the likeliest words the evidence lacks (a word the model flags but the evidence has, or a
                     # stop word, is not "unsupported", whatever its probability)

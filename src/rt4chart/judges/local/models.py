@@ -230,7 +230,7 @@ class Models:
         return 1.0 / (1.0 + np.exp(-logit.astype(np.float64)))
 
     def predict(self, rows: Sequence[F.WordRows], tagged: Optional[Sequence[np.ndarray]] = None,
-                spared: Optional[np.ndarray] = None, verify: Optional[Callable[[], np.ndarray]] = None
+                spared: Optional[np.ndarray] = None, verify: Optional[Callable[[], V.Verdicts]] = None
                 ) -> Prediction:
         """Word probabilities per claim, claim probabilities, and which claims ``decided_by_rule`` flags (``spared``:
         its ``exempt`` mask), for claims judged together. With ``tagged`` (the tagger's probability of each claim
@@ -270,7 +270,7 @@ class Models:
                 if verify is None:
                     raise ConfigError("this local judge's short-context calibrator reads the claim verifier: "
                                       "pass verify= to Models.predict")
-                verified = verify()
+                verified = verify().columns
             risk = np.where(reads_short, self.run(short.session,
                                                   calibrator_rows(claim_p, matrix, short.features, verified)), risk)
         return Prediction(per_claim, risk, by_rule)

@@ -1,7 +1,8 @@
-"""The claim verifier: all-MiniLM-L6-v2 fine-tuned as a cross-encoder on NLI pairs (``[CLS] premise [SEP] claim
-[SEP]`` -> entailment / neutral / contradiction; ``python -m training.train_nli_verifier``), int8 ONNX. The
-short-context calibrators read its probabilities (``COLUMNS``) when their card names them: a claim against a context
-shorter than almost every RAGTruth context, read against the whole context. Longer contexts never run it.
+"""The claim verifier: all-MiniLM-L6-v2 fine-tuned as a cross-encoder on NLI and RAG-like pairs (``[CLS] premise
+[SEP] claim [SEP]`` -> entailment / neutral / contradiction; ``python -m training.train_nli_verifier``), int8 ONNX.
+A calibrator whose card names its columns (``COLUMNS``) reads them for each claim it decides: the claim against
+**windows** of the evidence (``windows``: each of the claim's best-covering sentences with the sentence before it,
+and the whole text when it is short), the window of highest P(entailment) deciding (``Verdicts``).
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import json
 import threading
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, NamedTuple, Optional, Sequence
 
 import numpy as np
 
@@ -19,8 +20,13 @@ VERIFIER_MODEL = "local_verifier.onnx"
 VERIFIER_CARD = "local_verifier.json"
 #: the tokenizer: the base model's, which the tagger ships too
 TOKENIZER = "local_tagger_tokenizer.json"
-#: the calibrator columns it gives, one per label, in the model's label order
+#: the calibrator columns it gives: P(entailment) and P(neutral) in the window of highest P(entailment), and the
+#: highest P(contradiction) over the windows
 COLUMNS = ("v_entailment", "v_neutral", "v_contradiction")
+#: windows per claim: its best-covering sentences, each with the one before it
+WINDOWS = 3
+#: an evidence text this short (characters) is one more window of its own
+WHOLE_TEXT = 600
 #: the graph's inputs: token ids, token types, attention mask
 INPUTS = ("input_ids", "token_type_ids", "attention_mask")
 MAX_LEN = 160
@@ -94,6 +100,66 @@ class Verifier:
             x, t, m = batch_arrays(encoded, idx)
             out[idx] = softmax(self.session.run(None, dict(zip(INPUTS, (x, t, m))))[0].astype(np.float64))
         return out
+
+
+def windows(texts: Sequence[str], order: Sequence[int], k: int = WINDOWS) -> list[tuple[int, ...]]:
+    """The sentence numbers of each window a claim is read against: each of its ``k`` best-covering sentences
+    (``order``, best first) with the sentence before it, and all the sentences when the text is under
+    ``WHOLE_TEXT`` characters; at least one window (the first sentences) when ``order`` is empty."""
+    out: list[tuple[int, ...]] = []
+    for i in list(order)[:k]:
+        w = (i - 1, i) if i > 0 else (i,)
+        if w not in out:
+            out.append(w)
+    whole = tuple(range(len(texts)))
+    if texts and sum(len(t) + 1 for t in texts) <= WHOLE_TEXT and whole not in out:
+        out.append(whole)
+    if not out and texts:
+        out.append(tuple(range(min(2, len(texts)))))
+    return out
+
+
+class Verdicts(NamedTuple):
+    """The verifier's reading of claims against their windows: ``columns`` (one row per claim, ``COLUMNS``), the
+    sentence numbers of the window that decided each (highest P(entailment)) and of the window most against it
+    (highest P(contradiction))."""
+
+    columns: np.ndarray
+    decided: list[tuple[int, ...]]
+    against: list[tuple[int, ...]]
+
+
+def read_windows(verifier: "Verifier", texts: Sequence[str], orders: Sequence[Sequence[int]],
+                 claims: Sequence[str]) -> Verdicts:
+    """Each claim against its ``windows`` of ``texts`` in one batch; the max over windows decides."""
+    spans = [windows(texts, order) for order in orders]
+    premises = [" ".join(texts[i] for i in w) for ws in spans for w in ws]
+    repeated = [c for c, ws in zip(claims, spans) for _ in ws]
+    probs = verifier.probabilities(premises, repeated)
+    columns, decided, against, at = np.full((len(claims), len(COLUMNS)), np.nan), [], [], 0
+    for k, ws in enumerate(spans):
+        p = probs[at:at + len(ws)]
+        at += len(ws)
+        if not len(p):
+            decided.append(())
+            against.append(())
+            continue
+        best, worst = int(np.argmax(p[:, 0])), int(np.argmax(p[:, 2]))
+        columns[k] = (p[best, 0], p[best, 1], p[worst, 2])
+        decided.append(ws[best])
+        against.append(ws[worst])
+    return Verdicts(columns, decided, against)
+
+
+#: a flagged claim is contradicted, not baseless, when a window's P(contradiction) reaches this and its best window's
+#: P(neutral)
+CONTRADICTS = 0.5
+
+
+def says_otherwise(columns: np.ndarray) -> bool:
+    """True when a claim's verifier ``columns`` read a window of the evidence as saying otherwise."""
+    con = float(columns[COLUMNS.index("v_contradiction")])
+    return con >= CONTRADICTS and con >= float(columns[COLUMNS.index("v_neutral")])
 
 
 def is_available(directory: Path) -> bool:
