@@ -213,8 +213,9 @@ class LocalJudge:
     def _verify(self, claims: Sequence[Claim], ev: F.FeatureEvidence, rows: Sequence[F.WordRows]
                 ) -> Callable[[], V.Verdicts]:
         """The claim verifier's reading of the claims against their windows of the evidence (``verifier.windows``:
-        around the sentences that cover them best, a sentence opening with a pronoun read with its subject), computed when first asked for (only calibrators that name its
-        columns ask) and kept for the recent claim sets."""
+        around the sentences that cover them best, a sentence opening with a pronoun read with its subject),
+        computed when first asked for (only calibrators that name its columns ask) and kept for the recent claim
+        sets."""
         orders = tuple(tuple(r.assessment.order) if r.assessment is not None else () for r in rows)
         return partial(self._verified, ev.index.readings, tuple(c.text for c in claims), orders)
 
