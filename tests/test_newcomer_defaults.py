@@ -66,6 +66,20 @@ def test_report_dash_o_dash_writes_the_page_to_stdout(tmp_path: Path, monkeypatc
     assert out.stdout.lstrip().lower().startswith("<!doctype html") and not (tmp_path / "-").exists()
 
 
+def test_diff_dash_o_dash_writes_the_page_to_stdout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.chdir(tmp_path)
+    runs = []
+    for answer in ("The free trial lasts 14 days.", "The free trial lasts 30 days."):
+        records = tmp_path / "records.jsonl"
+        records.write_text(json.dumps({"id": "r1", "context": CONTEXT, "answer": answer}) + "\n")
+        runs.append(tmp_path / f"run{len(runs)}.jsonl")
+        assert CliRunner().invoke(main, ["audit", str(records), "-o", str(runs[-1]), "--judge", "lexical",
+                                         "-q"]).exit_code == 0
+    out = CliRunner().invoke(main, ["diff", str(runs[0]), str(runs[1]), "-o", "-", "-q"])
+    assert out.exit_code == 0, out.output
+    assert out.stdout.lstrip().lower().startswith("<!doctype html") and not (tmp_path / "-").exists()
+
+
 def test_the_hybrid_judge_without_a_model_names_gguf():
     with pytest.raises(ConfigError, match="--gguf"):
         rt4chart.make_judge("hybrid")

@@ -267,3 +267,12 @@ def test_calibrate_card_needs_the_hybrid_judge_and_no_results(labelled, tmp_path
     res = _run("calibrate", str(labelled), "-o", str(tmp_path / "c.json"), "--judge", "hybrid", "--card",
                "--results", str(labelled))
     assert res.exit_code == 2 and "--results" in res.output
+
+
+def test_calibrate_dash_o_dash_writes_the_calibration_to_stdout_and_the_report_to_stderr(tmp_path, labelled) -> None:
+    res = CliRunner().invoke(main, ["calibrate", str(labelled), "-o", "-", "--judge", "lexical", "--bootstrap", "50"],
+                             catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)  # stdout holds the calibration alone
+    assert doc["judge"] == "lexical" and not (Path.cwd() / "-").exists()
+    assert "cross-validated" in res.stderr.lower() or "f1" in res.stderr.lower()

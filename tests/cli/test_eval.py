@@ -143,6 +143,14 @@ def test_real_reference_values(tmp_path: Path, ragtruth_root: Path) -> None:
     assert 0.56 <= r["overall"]["ap"] <= 0.61
 
 
+def test_baseline_command_dash_o_dash_writes_the_predictions_to_stdout(data_dir: Path, tmp_path: Path) -> None:
+    res = CliRunner().invoke(main, ["eval", "baseline", "--name", "always-hallucinated", "-o", "-"])
+    assert res.exit_code == 0, res.output
+    preds = [json.loads(line) for line in res.stdout.splitlines()]
+    assert [p["id"] for p in preds] == [r.id for r in load_ragtruth("test", root=data_dir)]
+    assert all(p["hallucinated"] for p in preds)
+
+
 def test_baseline_command_writes_scorable_predictions(data_dir: Path, tmp_path: Path) -> None:
     out = tmp_path / "uncov.jsonl"
     res = CliRunner().invoke(main, ["eval", "baseline", "--name", "uncovered-token", "-o", str(out)])

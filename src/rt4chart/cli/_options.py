@@ -23,6 +23,18 @@ EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE = 0, 1, 2
 _NAMES = ("id", "context", "question", "answer")
 
 
+def write_output(output: "str | os.PathLike[str]", text: str) -> None:
+    """Write a command's result ``text`` to ``output``; ``-`` is stdout (the commands' messages go to stderr)."""
+    import sys
+    from pathlib import Path
+
+    if str(output) == "-":
+        sys.stdout.buffer.write(text.encode("utf-8", "backslashreplace"))
+        sys.stdout.flush()
+        return
+    Path(output).write_text(text, encoding="utf-8", errors="backslashreplace")
+
+
 def field_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """Add ``--id-field``, ``--context-field``, ``--question-field`` and ``--answer-field``; the command receives
     them as one ``fields`` argument (a ``FieldMap``)."""

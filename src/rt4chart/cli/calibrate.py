@@ -17,10 +17,10 @@ from typing import Any, Optional
 
 import click
 
-from ._options import EXIT_OK, EXIT_USAGE, field_options, judge_options
+from ._options import EXIT_OK, EXIT_USAGE, field_options, judge_options, write_output
 from ..errors import ConfigError, InputError, MissingDependencyError, Rt4chartError
 
-from ..eval.calibrate import CUTS, METHODS
+from ..eval.calibrate import CUTS, METHODS, PLATT_BELOW
 
 
 _TRUE, _FALSE = ("true", "1", "yes"), ("false", "0", "no")
@@ -161,14 +161,15 @@ def _judge_of(results: list[dict], wanted: str) -> tuple[str, Optional[str]]:
 
 @click.command("calibrate")
 @click.argument("labelled", metavar="LABELLED", type=str)
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="calibration JSON to write")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, allow_dash=True),
+              help="calibration JSON to write; - = stdout")
 @click.option("--results", "results_path", type=click.Path(exists=True, dir_okay=False), default=None,
               metavar="RESULTS.jsonl", help="an audit of the labelled records to reuse instead of auditing them")
 @click.option("--label-field", default="hallucinated", show_default=True,
               help="input field holding the gold label (true/false)")
 @click.option("--target", default="f1", show_default=True, help="f1, precision:P or recall:R (e.g. precision:0.9)")
 @click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True,
-              help="the monotone map: auto = Platt under 100 labels, else isotonic")
+              help=f"the monotone map: auto = Platt under {PLATT_BELOW} labels, else isotonic")
 @click.option("--folds", type=click.IntRange(min=2), default=5, show_default=True, help="cross-validation folds")
 @click.option("--bootstrap", "n_boot", type=click.IntRange(min=1), default=1000, show_default=True,
               help="group-bootstrap resamples")
@@ -230,11 +231,12 @@ def calibrate(labelled: str, output: str, results_path: Optional[str], label_fie
             "source": Path(labelled).name}
     calibration = replace(calibration, meta=meta)
     try:
-        calibration.save(output)
+        write_output(output, json.dumps(calibration.to_json(), indent=2) + "\n")
     except OSError as exc:
         _fail(console, f"cannot write {output}: {exc}")
-    click.echo(_render(calibration, report, failed))
-    console.print(f"wrote {output}", highlight=False, soft_wrap=True)
+    click.echo(_render(calibration, report, failed), err=output == "-")
+    if output != "-":
+        console.print(f"wrote {output}", highlight=False, soft_wrap=True)
     sys.exit(EXIT_OK)
 
 
@@ -281,7 +283,7 @@ def _refit_card(labelled: str, output: str, fmt: Optional[str], fields: Any, lab
         _fail(console, exc)
         return
     try:
-        Path(output).write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+        write_output(output, json.dumps(card, indent=2) + "\n")
     except OSError as exc:
         _fail(console, f"cannot write {output}: {exc}")
     m = card["metrics"]

@@ -14,7 +14,7 @@ from typing import Any, Optional
 import click
 
 from ..errors import ConfigError, InputError
-from ._options import EXIT_OK, EXIT_USAGE
+from ._options import EXIT_OK, EXIT_USAGE, write_output
 
 EXIT_RULE_TRIPPED = 3  # a --fail-on rule tripped
 _SHOWN = 10  # newly hallucinated records listed on the console
@@ -32,8 +32,8 @@ def _parse_rules(ctx: click.Context, param: click.Parameter, values: tuple[str, 
 @click.command("diff")
 @click.argument("before", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("after", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("-o", "--output", "html_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="write the HTML page (the two runs side by side) here")
+@click.option("-o", "--output", "html_out", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+              help="write the HTML page (the two runs side by side) here; - = stdout")
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               help="write the JSON document (counts, rate, claim flips, rules, one entry per id) here; - = stdout")
 @click.option("--fail-on", "rules", multiple=True, callback=_parse_rules, metavar="RULE",
@@ -42,7 +42,7 @@ def _parse_rules(ctx: click.Context, param: click.Parameter, values: tuple[str, 
               "changed label)")
 @click.option("--title", default="rt4chart diff", show_default=True, help="title of the HTML page")
 @click.option("--quiet", "-q", is_flag=True, help="no console summary")
-def diff(before: Path, after: Path, html_out: Optional[Path], json_out: Optional[str], rules: tuple[Any, ...],
+def diff(before: Path, after: Path, html_out: Optional[str], json_out: Optional[str], rules: tuple[Any, ...],
          title: str, quiet: bool) -> None:
     """Compare two results files of `rt4chart audit` (BEFORE, then AFTER) record by record.
 
@@ -56,7 +56,7 @@ def diff(before: Path, after: Path, html_out: Optional[Path], json_out: Optional
     """
     from .._console import print_error, stderr_console
     from ..diff._compare import diff_files
-    from ..diff._html import write_diff_html
+    from ..diff._html import render_diff_html
     from ..diff._rules import check_rule
 
     console = stderr_console()
@@ -74,7 +74,7 @@ def diff(before: Path, after: Path, html_out: Optional[Path], json_out: Optional
             else:
                 Path(json_out).write_text(text, encoding="utf-8", errors="backslashreplace")
         if html_out is not None:
-            write_diff_html(result, html_out, checks, title=title)
+            write_output(html_out, render_diff_html(result, checks, title=title))
     except OSError as exc:
         print_error(console, f"cannot write the output: {exc}")
         sys.exit(EXIT_USAGE)

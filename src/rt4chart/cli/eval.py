@@ -6,6 +6,7 @@ Exit codes: 0 scored; 1 scored, but some prediction rows were bad or some record
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -15,7 +16,7 @@ import click
 
 from ..errors import ConfigError, InputError, MissingDependencyError, Rt4chartError
 from ..eval.studies.ablate import DEFAULT_GRID
-from ._options import EXIT_OK, EXIT_USAGE, data_dir, load_records
+from ._options import EXIT_OK, EXIT_USAGE, data_dir, load_records, write_output
 from ._options import EXIT_RECORD_ERRORS as EXIT_PARTIAL
 
 
@@ -131,7 +132,8 @@ def score_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional
 @click.option("--name", "baseline", required=True,
               type=click.Choice(["always-hallucinated", "uncovered-token", "rouge-l"]),
               help="uncovered-token and rouge-l flag risk >= the F1-best threshold on the RAGTruth train split")
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="predictions JSONL to write")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, allow_dash=True),
+              help="predictions JSONL to write; - = stdout")
 def baseline_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[str], baseline: str,
                  output: str) -> None:
     """Write a baseline's predictions (id, hallucinated, score, spans) for a dataset, to score like any detector."""
@@ -151,8 +153,11 @@ def baseline_cmd(dataset: str, split: str, task: Optional[str], data_path: Optio
         preds = [type(p)(p.id, False, p.score, p.spans, p.label, p.evidence) for p in preds]
         console.print("[yellow]note:[/yellow] no train threshold: every answer is written as not flagged; "
                       "use the score (AUROC/AP) only", highlight=False, soft_wrap=True)
-    Path(output).parent.mkdir(parents=True, exist_ok=True)
-    write_predictions(output, preds)
+    if output == "-":
+        write_output("-", "".join(json.dumps(p.to_json(), ensure_ascii=False) + "\n" for p in preds))
+    else:
+        Path(output).parent.mkdir(parents=True, exist_ok=True)
+        write_predictions(output, preds)
     thr = notes.get(baseline, {}).get("threshold")
     console.print(f"wrote {len(preds)} predictions to {output}" + (f" (threshold {thr:.4f})" if thr is not None
                                                                     else ""), highlight=False, soft_wrap=True)

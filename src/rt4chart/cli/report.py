@@ -9,7 +9,7 @@ from typing import Optional
 import click
 
 from ..errors import InputError
-from ._options import EXIT_USAGE  # the results file cannot be read, or is not results (an input file, say)
+from ._options import EXIT_USAGE, write_output  # the results file cannot be read, or is not results
 
 
 @click.command("report")
@@ -33,9 +33,7 @@ def report(results: Path, output: Optional[Path], title: str) -> None:
         print_error(stderr_console(), exc.reason)
         sys.exit(EXIT_USAGE)
     if output is not None and str(output) == "-":  # "-o -": the page on stdout
-        sys.stdout.buffer.write(render_html(entries, title=title, source=results.name).encode("utf-8",
-                                                                                           "backslashreplace"))
-        sys.stdout.flush()
+        write_output("-", render_html(entries, title=title, source=results.name))
         return
     out = output or results.with_suffix(".html")
     write_html(entries, out, title=title, source=results.name)
