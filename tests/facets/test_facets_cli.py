@@ -152,3 +152,13 @@ def test_ragtruth_dataset_route(tmp_path):
     assert result.exit_code == 0, result.output
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["questions"] == 3 and summary["gold"]["answers"] == 3
+
+
+def test_without_minilm_the_summary_says_relevance_is_bm25_only(tmp_path, monkeypatch):
+    import rt4chart.text.embed as embed
+
+    monkeypatch.setattr(embed, "encoder_available", lambda: False)
+    result = run(str(EXAMPLES), "-o", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "summary.json").read_text())["relevance_method"] == "bm25"
+    assert "BM25 only" in result.output

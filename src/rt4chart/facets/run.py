@@ -64,10 +64,12 @@ class Aggregate:
     audit_flagged: int = 0
     audit_coincide: int = 0
     generation: bool = False
+    relevance_method: Optional[str] = None
 
     def add(self, d: Diagnosis, gold: Optional[Sequence[tuple[int, int]]]) -> None:
         self.questions += 1
         self.generation = self.generation or d.generation
+        self.relevance_method = d.relevance_method
         for f in d.facets:
             self.by_type[f.facet.type][f.category] += 1
             self.by_type["all"][f.category] += 1
@@ -85,7 +87,7 @@ class Aggregate:
     def summary(self) -> dict[str, Any]:
         facets = sum(self.by_type["all"].values())
         out: dict[str, Any] = {"questions": self.questions, "facets": facets, "errors": self.errors,
-                               "generation": self.generation,
+                               "generation": self.generation, "relevance_method": self.relevance_method,
                                "by_type": {t: dict(c) for t, c in self.by_type.items() if sum(c.values())}}
         out["distribution"] = {c: round(n / facets, 4) if facets else None for c, n in self.by_type["all"].items()}
         if self.gold_answers:
