@@ -1,10 +1,12 @@
 """How a trained claim verifier orders the contrast probes (``tests/judges/data/verifier_probes.jsonl``, written
 before any verifier was trained on RAG-like pairs and never trained on)::
 
-    python3 -m training.verifier_probes --model-dir runs/verifier [--json OUT]
+    python3 -m training.verifier_probes --model-dir runs/verifier [--json OUT] [--record FILE]
 
 Per probe: P(entailment | premise, faithful) and P(entailment | premise, changed); the verifier gets the pair's order
-right when the first is higher. Prints the share right per kind and overall.
+right when the first is higher. Prints the share right per kind and overall. ``--record`` writes the first probe of
+each kind with both twins' three probabilities and the count ordered right: the file a test checks the shipped
+verifier against (``tests/judges/data/verifier_recorded.json``).
 """
 
 from __future__ import annotations
@@ -38,12 +40,29 @@ def order_right(model_dir: Path, probes: list[dict]) -> list[dict]:
     return out
 
 
+def record(model_dir: Path, rows: list[dict], out: Path) -> None:
+    """The first probe of each kind with the verifier's three probabilities for both twins, and how many probes it
+    orders right, with the verifier's card version."""
+    firsts = list({r["kind"]: r for r in reversed(rows)}.values())[::-1]
+    verifier = Verifier(model_dir, threads=1)
+    pairs = [(r["premise"], r[twin]) for r in firsts for twin in ("faithful", "changed")]
+    probs = verifier.probabilities([p for p, _ in pairs], [c for _, c in pairs])
+    doc = {"version": verifier.card.get("version"), "order_right": sum(r["right"] for r in rows),
+           "probes": len(rows),
+           "pairs": [{"premise": p, "claim": c, "probabilities": [round(float(x), 4) for x in row]}
+                     for (p, c), row in zip(pairs, probs)]}
+    out.write_text(json.dumps(doc, indent=1) + "\n")
+
+
 def main(argv: Optional[list[str]] = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model-dir", required=True, type=Path)
     ap.add_argument("--json", default=None, help="write each probe's probabilities here")
+    ap.add_argument("--record", default=None, help="write the recorded probabilities a test checks here")
     args = ap.parse_args(argv)
     rows = order_right(args.model_dir, read_probes())
+    if args.record:
+        record(args.model_dir, rows, Path(args.record))
     kinds = sorted({r["kind"] for r in rows})
     print("| kind | order right |\n|---|---|")
     for kind in kinds:

@@ -1,0 +1,160 @@
+"""Citation checking: does the passage an answer's claim cites support it (ALCE's citation recall and precision,
+Gao et al. 2023, read per claim).
+
+The context is a list of passages and the answer cites them by inline markers ("[1]", "[2][3]", "[1, 3]": marker n =
+the n-th passage; ``text.markup`` finds them and the decomposer keeps each claim's in ``Claim.citations``). A claim
+is judged again against its cited passages alone, by the judge that audited the answer:
+
+- ``supported``: its cited passages entail it;
+- ``contradicted_by_cited``: its cited passages contradict it;
+- ``misattributed``: the context entails it, its cited passages do not;
+- ``unsupported``: it cites passages, and neither they nor the context support it;
+- ``uncited``: it has no citation while the answer cites passages elsewhere (and the audit did not call it a
+  remark: a claim the audit left ``unverified`` needs none, ``not_needed``);
+- ``invalid``: a marker names no passage (a number beyond the list).
+
+Per answer: citation recall (the share of claims needing a citation whose cited passages jointly entail them) and
+precision (the share of citations that are relevant: a citation of a supported claim is irrelevant when its passage
+alone does not entail the claim and the other cited passages still do; every citation of a claim that is not
+supported counts as not relevant), their F1, and the counts of each status.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Optional, Sequence
+
+from ..io import join_context
+from ..types import AuditResult, Claim, ClaimVerdict, Label
+
+
+class CitationStatus(str, Enum):
+    SUPPORTED = "supported"
+    MISATTRIBUTED = "misattributed"
+    UNSUPPORTED = "unsupported"
+    CONTRADICTED_BY_CITED = "contradicted_by_cited"
+    UNCITED = "uncited"
+    INVALID = "invalid"
+    NOT_NEEDED = "not_needed"
+
+
+@dataclass(frozen=True)
+class ClaimCitation:
+    """One claim's citation check: the passages it cites (numbered from 1, as written), its status, and which of
+    the cited passages are relevant (ALCE's precision)."""
+
+    claim: int
+    passages: tuple[int, ...]
+    status: CitationStatus
+    relevant: tuple[int, ...] = ()
+    reason: str = ""
+
+    def to_json(self) -> dict:
+        return {"claim": self.claim, "passages": list(self.passages), "status": self.status.value,
+                "relevant": list(self.relevant), "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class CitationReport:
+    """The citation check of one answer."""
+
+    claims: tuple[ClaimCitation, ...]
+
+    def count(self, status: CitationStatus) -> int:
+        return sum(c.status is status for c in self.claims)
+
+    @property
+    def needing(self) -> list[ClaimCitation]:
+        """The claims that need a citation (all but ``not_needed``)."""
+        return [c for c in self.claims if c.status is not CitationStatus.NOT_NEEDED]
+
+    @property
+    def recall(self) -> Optional[float]:
+        need = self.needing
+        return sum(c.status is CitationStatus.SUPPORTED for c in need) / len(need) if need else None
+
+    @property
+    def precision(self) -> Optional[float]:
+        cited = sum(len(c.passages) for c in self.claims)
+        return sum(len(c.relevant) for c in self.claims) / cited if cited else None
+
+    @property
+    def f1(self) -> Optional[float]:
+        p, r = self.precision, self.recall
+        if p is None or r is None:
+            return None
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    def to_json(self) -> dict:
+        def rounded(x: Optional[float]) -> Optional[float]:
+            return None if x is None else round(x, 4)
+
+        return {"recall": rounded(self.recall), "precision": rounded(self.precision), "f1": rounded(self.f1),
+                "claims_needing": len(self.needing), "citations": sum(len(c.passages) for c in self.claims),
+                "counts": {s.value: self.count(s) for s in CitationStatus},
+                "claims": [c.to_json() for c in self.claims]}
+
+
+def _claim(verdict: ClaimVerdict) -> Claim:
+    return Claim(index=verdict.index, text=verdict.text, sentence_index=verdict.sentence_index,
+                 answer_spans=verdict.answer_spans, citations=verdict.citations)
+
+
+async def _labels(judge: Any, claims: Sequence[Claim], evidence: str, question: Optional[str]) -> list[Label]:
+    """The judge's labels of ``claims`` against one evidence text (a global pass)."""
+    if not claims:
+        return []
+    judgments = await judge.judge(list(claims), evidence, question=question, stage="global")
+    return [j.label for j in judgments]
+
+
+async def check_citations(result: AuditResult, passages: Sequence[str], judge: Any) -> CitationReport:
+    """Check the citations of ``result`` (an audit of an answer whose context is ``passages``, joined) with
+    ``judge`` (the one that audited it): each cited claim against its cited passages together, and, for ALCE's
+    precision, a claim citing several against each passage alone and against the others."""
+    n = len(passages)
+    cites_any = any(v.citations for v in result.claims)
+    out: list[ClaimCitation] = []
+    jobs: list[tuple[ClaimVerdict, tuple[int, ...]]] = []
+    for v in result.claims:
+        cited = tuple(dict.fromkeys(p for c in v.citations for p in c.passages))
+        if any(not 1 <= p <= n for p in cited):
+            bad = ", ".join(str(p) for p in cited if not 1 <= p <= n)
+            out.append(ClaimCitation(v.index, cited, CitationStatus.INVALID,
+                                     reason=f"a marker names passage {bad}; the context has {n}"))
+        elif not cited:
+            needed = cites_any and v.label is not Label.UNVERIFIED
+            out.append(ClaimCitation(v.index, (), CitationStatus.UNCITED if needed else CitationStatus.NOT_NEEDED,
+                                     reason="no citation" if needed else ""))
+        else:
+            jobs.append((v, cited))
+            out.append(ClaimCitation(v.index, cited, CitationStatus.UNSUPPORTED))  # replaced below
+    by_index = {c.claim: k for k, c in enumerate(out)}
+    for v, cited in jobs:
+        claim = _claim(v)
+        together = (await _labels(judge, [claim], join_context([passages[p - 1] for p in cited]),
+                                  result.question))[0]
+        relevant: tuple[int, ...] = ()
+        if together is Label.ENTAILED:
+            status = CitationStatus.SUPPORTED
+            relevant = cited
+            if len(cited) > 1:
+                keep = []
+                for p in cited:
+                    alone = (await _labels(judge, [claim], passages[p - 1], result.question))[0]
+                    others = (await _labels(judge, [claim], join_context([passages[q - 1] for q in cited if q != p]),
+                                            result.question))[0]
+                    if alone is Label.ENTAILED or others is not Label.ENTAILED:
+                        keep.append(p)
+                relevant = tuple(keep)
+            reason = "the cited passages entail it"
+        elif together is Label.CONTRADICTED:
+            status, reason = CitationStatus.CONTRADICTED_BY_CITED, "the cited passages contradict it"
+        elif v.label is Label.ENTAILED:
+            status, reason = CitationStatus.MISATTRIBUTED, "the context entails it, the cited passages do not"
+        else:
+            status, reason = CitationStatus.UNSUPPORTED, f"neither the cited passages nor the context support it " \
+                                                         f"(audit: {v.label.value})"
+        out[by_index[v.index]] = ClaimCitation(v.index, cited, status, relevant, reason)
+    return CitationReport(tuple(out))

@@ -1,0 +1,67 @@
+"""Citation checking (``audit.citations``): each status from scripted records, ALCE's recall and precision."""
+
+from __future__ import annotations
+
+import asyncio
+
+from rt4chart.audit.citations import CitationStatus, check_citations
+from rt4chart.judges.registry import build_auditor
+
+PASSAGES = ["The museum opens at nine in the morning.",
+            "Tickets cost twelve euros for adults.",
+            "The museum is closed on Mondays."]
+
+
+def _check(answer: str, passages=PASSAGES):
+    auditor = build_auditor("lexical")
+    result = asyncio.run(auditor.audit({"id": "r", "context": list(passages), "answer": answer}))
+    return asyncio.run(check_citations(result, passages, auditor.judge))
+
+
+def _statuses(report):
+    return [c.status for c in report.claims]
+
+
+def test_a_claim_its_cited_passage_entails_is_supported():
+    report = _check("The museum opens at nine in the morning [1].")
+    assert _statuses(report) == [CitationStatus.SUPPORTED]
+    assert report.recall == 1.0 and report.precision == 1.0
+
+
+def test_a_true_claim_citing_the_wrong_passage_is_misattributed():
+    report = _check("Tickets cost twelve euros for adults [1].")
+    assert _statuses(report) == [CitationStatus.MISATTRIBUTED]
+    assert report.recall == 0.0 and report.precision == 0.0
+
+
+def test_a_claim_its_cited_passage_contradicts_is_contradicted_by_cited():
+    report = _check("Tickets cost twenty euros for adults [2].")
+    assert _statuses(report) == [CitationStatus.CONTRADICTED_BY_CITED]
+
+
+def test_a_made_up_claim_with_a_citation_is_unsupported():
+    report = _check("The museum shop sells handmade jewellery from Peru [1].")
+    assert _statuses(report) == [CitationStatus.UNSUPPORTED]
+
+
+def test_a_marker_beyond_the_passages_is_invalid():
+    report = _check("The museum opens at nine in the morning [7].")
+    assert _statuses(report) == [CitationStatus.INVALID] and "passage 7" in report.claims[0].reason
+
+
+def test_a_claim_without_a_citation_in_a_citing_answer_is_uncited():
+    report = _check("The museum opens at nine in the morning [1]. Tickets cost twelve euros for adults.")
+    assert _statuses(report) == [CitationStatus.SUPPORTED, CitationStatus.UNCITED]
+    assert report.recall == 0.5
+
+
+def test_a_needless_second_citation_is_irrelevant_for_precision():
+    report = _check("The museum opens at nine in the morning [1][2].")
+    (claim,) = report.claims
+    assert claim.status is CitationStatus.SUPPORTED and claim.passages == (1, 2) and claim.relevant == (1,)
+    assert report.precision == 0.5 and report.to_json()["counts"]["supported"] == 1
+
+
+def test_an_answer_without_markers_needs_no_citation():
+    report = _check("The museum opens at nine in the morning.")
+    assert _statuses(report) == [CitationStatus.NOT_NEEDED] and report.recall is None and report.precision is None
