@@ -11,7 +11,7 @@ is judged again against its cited passages alone, by the judge that audited the 
 - ``unsupported``: it cites passages, and neither they nor the context support it;
 - ``uncited``: it has no citation while the answer cites passages elsewhere (and the audit did not call it a
   remark: a claim the audit left ``unverified`` needs none, ``not_needed``);
-- ``invalid``: a marker names no passage (a number beyond the list).
+- ``invalid``: a marker names no passage (a number beyond the list, or a passage with no text).
 
 Per answer: citation recall (the share of claims needing a citation whose cited passages jointly entail them) and
 precision (the share of citations that are relevant: a citation of a supported claim is irrelevant when its passage
@@ -26,7 +26,7 @@ from enum import Enum
 from typing import Any, Optional, Sequence
 
 from ..io import join_context
-from ..types import AuditResult, Claim, ClaimVerdict, Label
+from ..types import AuditResult, Claim, ClaimVerdict, Judgment, Label
 
 
 class CitationStatus(str, Enum):
@@ -49,10 +49,13 @@ class ClaimCitation:
     status: CitationStatus
     relevant: tuple[int, ...] = ()
     reason: str = ""
+    #: the judge's score of the claim against its cited passages together (its risk: higher = less supported);
+    #: None when they were not read (no citation, an invalid marker, or a judge that gives no score)
+    score: Optional[float] = None
 
     def to_json(self) -> dict:
         return {"claim": self.claim, "passages": list(self.passages), "status": self.status.value,
-                "relevant": list(self.relevant), "reason": self.reason}
+                "relevant": list(self.relevant), "reason": self.reason, "score": self.score}
 
 
 @dataclass(frozen=True)
@@ -101,28 +104,29 @@ def _claim(verdict: ClaimVerdict) -> Claim:
                  answer_spans=verdict.answer_spans, citations=verdict.citations)
 
 
-async def _labels(judge: Any, claims: Sequence[Claim], evidence: str, question: Optional[str]) -> list[Label]:
-    """The judge's labels of ``claims`` against one evidence text (a global pass)."""
-    if not claims:
-        return []
-    judgments = await judge.judge(list(claims), evidence, question=question, stage="global")
-    return [j.label for j in judgments]
+async def _judged(judge: Any, claim: Claim, evidence: str, question: Optional[str]) -> Judgment:
+    """The judge's judgment of ``claim`` against one evidence text (a global pass)."""
+    return (await judge.judge([claim], evidence, question=question, stage="global"))[0]
 
 
-async def check_citations(result: AuditResult, passages: Sequence[str], judge: Any) -> CitationReport:
+async def check_citations(result: AuditResult, passages: Sequence[str], judge: Any, *,
+                          cites: Optional[bool] = None) -> CitationReport:
     """Check the citations of ``result`` (an audit of an answer whose context is ``passages``, joined) with
     ``judge`` (the one that audited it): each cited claim against its cited passages together, and, for ALCE's
-    precision, a claim citing several against each passage alone and against the others."""
+    precision, a claim citing several against each passage alone and against the others. ``cites``: whether the
+    answer cites its passages, so that a claim without a citation is ``uncited`` (default: it has a marker)."""
     n = len(passages)
-    cites_any = any(v.citations for v in result.claims)
+    cites_any = any(v.citations for v in result.claims) if cites is None else cites
     out: list[ClaimCitation] = []
     jobs: list[tuple[ClaimVerdict, tuple[int, ...]]] = []
     for v in result.claims:
         cited = tuple(dict.fromkeys(p for c in v.citations for p in c.passages))
-        if any(not 1 <= p <= n for p in cited):
+        if any(not 1 <= p <= n or not passages[p - 1].strip() for p in cited):
             bad = ", ".join(str(p) for p in cited if not 1 <= p <= n)
+            empty = ", ".join(str(p) for p in cited if 1 <= p <= n and not passages[p - 1].strip())
             out.append(ClaimCitation(v.index, cited, CitationStatus.INVALID,
-                                     reason=f"a marker names passage {bad}; the context has {n}"))
+                                     reason=f"a marker names passage {bad}; the context has {n}" if bad else
+                                     f"the cited passage {empty} has no text"))
         elif not cited:
             needed = cites_any and v.label is not Label.UNVERIFIED
             out.append(ClaimCitation(v.index, (), CitationStatus.UNCITED if needed else CitationStatus.NOT_NEEDED,
@@ -133,8 +137,8 @@ async def check_citations(result: AuditResult, passages: Sequence[str], judge: A
     by_index = {c.claim: k for k, c in enumerate(out)}
     for v, cited in jobs:
         claim = _claim(v)
-        together = (await _labels(judge, [claim], join_context([passages[p - 1] for p in cited]),
-                                  result.question))[0]
+        judged = await _judged(judge, claim, join_context([passages[p - 1] for p in cited]), result.question)
+        together = judged.label
         relevant: tuple[int, ...] = ()
         if together is Label.ENTAILED:
             status = CitationStatus.SUPPORTED
@@ -142,9 +146,9 @@ async def check_citations(result: AuditResult, passages: Sequence[str], judge: A
             if len(cited) > 1:
                 keep = []
                 for p in cited:
-                    alone = (await _labels(judge, [claim], passages[p - 1], result.question))[0]
-                    others = (await _labels(judge, [claim], join_context([passages[q - 1] for q in cited if q != p]),
-                                            result.question))[0]
+                    alone = (await _judged(judge, claim, passages[p - 1], result.question)).label
+                    others = (await _judged(judge, claim, join_context([passages[q - 1] for q in cited if q != p]),
+                                            result.question)).label
                     if alone is Label.ENTAILED or others is not Label.ENTAILED:
                         keep.append(p)
                 relevant = tuple(keep)
@@ -156,5 +160,5 @@ async def check_citations(result: AuditResult, passages: Sequence[str], judge: A
         else:
             status, reason = CitationStatus.UNSUPPORTED, f"neither the cited passages nor the context support it " \
                                                          f"(audit: {v.label.value})"
-        out[by_index[v.index]] = ClaimCitation(v.index, cited, status, relevant, reason)
+        out[by_index[v.index]] = ClaimCitation(v.index, cited, status, relevant, reason, judged.score)
     return CitationReport(tuple(out))

@@ -257,6 +257,63 @@ def run_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[s
     sys.exit(EXIT_PARTIAL if errors else EXIT_OK)
 
 
+@eval_group.command("citations")
+@click.option("--split", default="rand_val", show_default=True, help="the ExpertQA split (the file's name)")
+@click.option("--path", "data_path", default=None,
+              help="the data folder holding expertqa/ (default: RT4CHART_DATA_DIR)")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="the first N claim sentences only")
+@click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="output folder (default: runs/eval-citations-<split>-<judge>)")
+@click.option("--quiet", "-q", is_flag=True, help="no progress bar")
+@_judge_options
+def citations_cmd(split: str, data_path: Optional[str], limit: Optional[int], out_dir: Optional[str], quiet: bool,
+                  **judge_kw: Any) -> None:
+    """Check ExpertQA's cited answers (each claim sentence against its answer's passages) and compare with the
+    experts' support labels: AUROC and F1 for Missing vs Complete, the share flagged for Partial and Incomplete, and a
+    marker-swap probe. Writes rows.jsonl, swaps.jsonl and metrics.json to the output folder."""
+    from ._options import auditor_options
+    from ..eval.citations import evaluate
+    from ..eval.datasets.expertqa import load_expertqa
+    from ..judges.llm import llm_env
+    from ..judges.registry import build_auditor
+
+    console = _console()
+    judge_name = judge_kw.get("judge_name", "auto")
+    out = Path(out_dir or f"runs/eval-citations-{split}-{judge_name}")
+    try:
+        claims = load_expertqa(split, root=data_path or data_dir())[:limit]
+        auditor = build_auditor(**auditor_options(judge_kw, llm_env(os.environ)))
+    except (ConfigError, InputError, MissingDependencyError) as exc:
+        _fail(console, exc)
+        return
+    progress = None
+    if not quiet and (console.is_terminal or os.environ.get("RT4CHART_PROGRESS") == "1"):
+        from rich.progress import Progress
+
+        progress = Progress(console=console, transient=True)
+        task = progress.add_task("checking citations", total=len(claims))
+        progress.start()
+    try:
+        rows, swaps, metrics = evaluate(claims, auditor,
+                                        on_result=(lambda: progress.advance(task)) if progress is not None else None)
+    finally:
+        if progress is not None:
+            progress.stop()
+    out.mkdir(parents=True, exist_ok=True)
+    for name, items in (("rows.jsonl", rows), ("swaps.jsonl", swaps)):
+        (out / name).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in items), encoding="utf-8")
+    metrics = {"split": split, "judge": judge_name, **metrics}
+    (out / "metrics.json").write_text(json.dumps(metrics, indent=1) + "\n", encoding="utf-8")
+    m, s = metrics["missing_vs_complete"], metrics["swap"]
+    click.echo(f"ExpertQA {split}, judge {judge_name}: {metrics['sentences']} claim sentences {metrics['counts']}\n"
+               f"Missing vs Complete: AUROC {m['auroc']:.3f}, F1 {m['f1']:.3f} (P {m['precision']:.3f}, "
+               f"R {m['recall']:.3f})\nflagged share: "
+               + ", ".join(f"{k} {v:.3f}" for k, v in metrics["flagged_share"].items() if v is not None)
+               + f"\nmarker swap: {s['swapped']} swapped, detected {s['detected']}, untouched Complete flagged "
+               f"{s['untouched_complete_flagged']}")
+    console.print(f"wrote {out / 'metrics.json'}", highlight=False, soft_wrap=True)
+
+
 def _ablate_options(f: Any) -> Any:
     from ._options import estimate_options, judge_options
 

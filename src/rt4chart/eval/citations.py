@@ -1,0 +1,108 @@
+"""How well a judge checks citations, on ExpertQA's expert labels (``datasets.expertqa``)::
+
+    rt4chart eval citations --judge local -o OUT
+
+Each ExpertQA claim sentence is audited against its answer's passages and its citations checked
+(``audit.citations.check_citations``, the answer taken as citing its passages). A sentence is **flagged** (its
+citations do not support it) when any of its claims is misattributed, unsupported, contradicted by its cited
+passages, uncited or invalid; its **risk** is the highest of its claims' scores against their cited passages (1.0
+for a flagged claim that was not read, 0.0 for a claim that needs no citation). Against the expert's labels:
+AUROC of the risk and F1 of the flag for Missing vs Complete support, the share flagged for Partial and Incomplete
+apart, and a **marker-swap probe**: each Complete sentence the check finds supported, citing one passage, gets its
+marker moved to another passage of the same answer; the detection rate is the share then flagged (the other passage
+may support it too, so this is a lower bound on what swaps it catches), beside the share of untouched Complete
+sentences flagged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any, Callable, Optional, Sequence
+
+import numpy as np
+
+from ..audit.citations import CitationStatus, check_citations
+from .datasets.expertqa import CitedClaim
+from .metrics import auroc
+
+FLAGS = {CitationStatus.MISATTRIBUTED, CitationStatus.UNSUPPORTED, CitationStatus.CONTRADICTED_BY_CITED,
+         CitationStatus.UNCITED, CitationStatus.INVALID}
+_MARKER = re.compile(r"\[(\d+)\]")
+
+
+async def check_one(auditor: Any, claim: CitedClaim) -> dict:
+    """One sentence's audit and citation check: its statuses, flag and risk (an answer whose passages all lack text
+    cannot be checked: flagged, risk 1.0)."""
+    if not any(p.strip() for p in claim.passages):
+        return {"id": claim.id, "support": claim.support, "statuses": [], "flagged": True, "risk": 1.0,
+                "passages": [], "note": "no passage has text"}
+    result = await auditor.audit(claim.to_record())
+    report = await check_citations(result, claim.passages, auditor.judge, cites=True)
+    statuses = [c.status for c in report.claims]
+    flagged = any(s in FLAGS for s in statuses) or not statuses
+    risks = [c.score if c.score is not None else (1.0 if c.status in FLAGS else 0.0) for c in report.claims]
+    return {"id": claim.id, "support": claim.support, "statuses": [s.value for s in statuses],
+            "flagged": flagged, "risk": max(risks) if risks else 1.0,
+            "passages": sorted({p for c in report.claims for p in c.passages})}
+
+
+def swapped(claim: CitedClaim, cited: Sequence[int]) -> Optional[CitedClaim]:
+    """The claim with its one cited passage's markers moved to the next passage of the answer that has text; None
+    when it cites several passages or the answer has no other passage with text."""
+    if len(cited) != 1:
+        return None
+    n = len(claim.passages)
+    others = [(cited[0] - 1 + k) % n + 1 for k in range(1, n)]
+    target = next((p for p in others if claim.passages[p - 1].strip()), None)
+    if target is None:
+        return None
+    text = _MARKER.sub(lambda m: f"[{target}]" if int(m.group(1)) == cited[0] else m.group(0), claim.claim)
+    return CitedClaim(id=f"{claim.id}-swap", question=claim.question, claim=text, passages=claim.passages,
+                      support=claim.support)
+
+
+def _f1(flagged: np.ndarray, positive: np.ndarray) -> dict:
+    tp = int((flagged & positive).sum())
+    p = tp / flagged.sum() if flagged.sum() else 0.0
+    r = tp / positive.sum() if positive.sum() else 0.0
+    return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(2 * p * r / (p + r) if p + r else 0.0, 4)}
+
+
+def summarize(rows: Sequence[dict], swaps: Sequence[dict]) -> dict:
+    """The metrics of the checked sentences ``rows`` and the swapped ones ``swaps``."""
+    by = {s: [r for r in rows if r["support"] == s] for s in ("Complete", "Incomplete", "Partial", "Missing")}
+    pair = by["Complete"] + by["Missing"]
+    y = np.array([r["support"] == "Missing" for r in pair])
+    flagged = np.array([r["flagged"] for r in pair])
+    out: dict[str, Any] = {
+        "sentences": len(rows), "counts": {s: len(v) for s, v in by.items()},
+        "missing_vs_complete": {"auroc": round(auroc(y, np.array([r["risk"] for r in pair])), 4), **_f1(flagged, y)},
+        "flagged_share": {s: round(float(np.mean([r["flagged"] for r in v])), 4) if v else None
+                          for s, v in by.items()},
+        "swap": {"swapped": len(swaps),
+                 "detected": round(float(np.mean([r["flagged"] for r in swaps])), 4) if swaps else None,
+                 "untouched_complete_flagged": round(float(np.mean([r["flagged"] for r in by["Complete"]])), 4)
+                 if by["Complete"] else None}}
+    return out
+
+
+def evaluate(claims: Sequence[CitedClaim], auditor: Any,
+             on_result: Optional[Callable[[], None]] = None) -> tuple[list[dict], list[dict], dict]:
+    """Check every claim sentence, then the marker-swap probe; returns (rows, swapped rows, metrics)."""
+
+    async def run() -> tuple[list[dict], list[dict]]:
+        rows, swaps = [], []
+        for c in claims:
+            row = await check_one(auditor, c)
+            rows.append(row)
+            if on_result is not None:
+                on_result()
+            if c.support == "Complete" and not row["flagged"]:
+                s = swapped(c, row["passages"])
+                if s is not None:
+                    swaps.append(await check_one(auditor, s))
+        return rows, swaps
+
+    rows, swaps = asyncio.run(run())
+    return rows, swaps, summarize(rows, swaps)
