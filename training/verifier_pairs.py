@@ -261,6 +261,72 @@ def _comparison_twins(sentence: str) -> Optional[tuple[Optional[str], str]]:
     return None
 
 
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}(?:\s[A-Z][a-z]{2,})?\b")
+_NOT_NAMES = set("January February March April May June July August September October November December Monday "
+                 "Tuesday Wednesday Thursday Friday Saturday Sunday The This That These Those He She They It We "
+                 "His Her Their Its Our But And".split())
+_PLANS = re.compile(r"\b(plans to|will|is expected to|intends to|aims to|hopes to|is set to|is due to|are set to|"
+                    r"plan to|are expected to|intend to) ([a-z]+)\b")
+_PLANS_KEEP = {"plans to": "intends to", "intends to": "plans to", "will": "is going to", "is set to": "is going to",
+               "aims to": "intends to", "hopes to": "wants to", "plan to": "intend to", "intend to": "plan to",
+               "are set to": "are going to"}
+_PLANS_KEEP.pop("will")
+_ONLY = re.compile(r"(?<!not )\bonly (to|for) ([^.;]+?)(?=[.;](?:\s|$)|,\s|$)")
+_SUBJECT_LIMIT = re.compile(r"\b([a-z]+s) (under|over|aged|older than|younger than|below|above) ([\w-]+)( years?)?"
+                            r"(?= (?:are|can|may|must|pay|get|receive|travel|have|need|enter|go)\b)")
+
+
+def _past(base: str) -> str:
+    irregular = {"have": "had", "take": "took", "run": "ran", "make": "made", "begin": "begun", "win": "won",
+                 "leave": "left", "pay": "paid", "build": "built", "open": "opened", "go": "gone", "sell": "sold",
+                 "buy": "bought", "hold": "held", "meet": "met", "give": "given", "become": "become"}
+    if base in irregular:
+        return irregular[base]
+    return base + "d" if base.endswith("e") else base[:-1] + "ied" if base.endswith("y") and base[-2:-1] not in \
+        "aeiou" else base + "ed"
+
+
+def meaning_rows(sentence: str, rng: random.Random) -> list[dict]:
+    """Contrast pairs of role, plan and scope from one real sentence: two names (or two amounts) swapped
+    (contradiction); a plan stated as done (neutral) vs the plan in other words (entailment); "only to X" widened to
+    everyone (contradiction) vs "only" dropped (entailment); a limited subject ("children under five") widened
+    (neutral)."""
+    out: list[dict] = []
+    names = [m for m in _NAME.finditer(sentence) if m.group(0).split()[0] not in _NOT_NAMES]
+    distinct = list({m.group(0): m for m in names}.values())
+    pairs = [(a, b) for i, a in enumerate(distinct) for b in distinct[i + 1:]
+             if re.search(r"\b[a-z]{2,}\b", sentence[a.end():b.start()])]  # two names apart, not one name's parts
+    if pairs:
+        a, b = pairs[0]
+        swapped = sentence[:a.start()] + b.group(0) + sentence[a.end():b.start()] + a.group(0) + sentence[b.end():]
+        out.append(_row(sentence, swapped, "contradiction", "contrast-role"))
+    else:
+        nums = list(re.finditer(r"(?<![\d.,:])\d{1,4}(?![\d.,:])", sentence))
+        if len(nums) >= 2 and nums[0].group(0) != nums[1].group(0):
+            a, b = nums[0], nums[1]
+            swapped = sentence[:a.start()] + b.group(0) + sentence[a.end():b.start()] + a.group(0) + \
+                sentence[b.end():]
+            out.append(_row(sentence, swapped, "contradiction", "contrast-role"))
+    m = _PLANS.search(sentence)
+    if m and m.group(2) not in ("be", "not", "have", "also", "still", "soon"):
+        done = sentence[:m.start()] + ("have " if m.group(1).startswith(("plan ", "intend ", "are")) else "has ") + \
+            _past(m.group(2)) + sentence[m.end():]
+        out.append(_row(sentence, done, "neutral", "contrast-modality"))
+        keep = _PLANS_KEEP.get(m.group(1))
+        if keep:
+            out.append(_row(sentence, sentence[:m.start(1)] + keep + sentence[m.end(1):], "entailment",
+                            "contrast-modality"))
+    m = _ONLY.search(sentence)
+    if m:
+        out += [_row(sentence, sentence[:m.start()] + f"{m.group(1)} everyone" + sentence[m.end():], "contradiction",
+                     "contrast-scope"),
+                _row(sentence, sentence[:m.start()] + sentence[m.start() + 5:], "entailment", "contrast-scope")]
+    m = _SUBJECT_LIMIT.search(sentence)
+    if m:
+        out.append(_row(sentence, sentence[:m.end(1)] + sentence[m.end():], "neutral", "contrast-scope"))
+    return out
+
+
 def contrast_rows(limit: int, rng: random.Random) -> list[dict]:
     """Pairs made by program from real RAGTruth train sentences, each edit once keeping and once changing the
     meaning."""
@@ -279,7 +345,10 @@ def contrast_rows(limit: int, rng: random.Random) -> list[dict]:
     for k, s in enumerate(sentences):
         if len(out) >= limit:
             break
-        kind = k % 8
+        kind = k % 10
+        if kind >= 8:
+            out += meaning_rows(s, rng)
+            continue
         if kind == 4:
             # a plain verb negated with "does not" / "never" / "no longer": each contradicts the sentence, and the
             # negated forms entail each other; the antonym of an adjective under "not" entails the adjective
