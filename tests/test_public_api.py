@@ -20,3 +20,13 @@ def test_doctests():
     for module in (rt4chart, importlib.import_module("rt4chart.audit.auditor")):
         failures, tried = doctest.testmod(module)
         assert tried > 0 and failures == 0
+
+
+def test_one_shot_audit_with_its_own_decomposer_writes_no_fingerprint_that_names_another():
+    import rt4chart
+    from rt4chart.audit.decompose import RuleDecomposer
+
+    context, answer = "The trial lasts 14 days.", "The trial lasts 14 days."
+    named = rt4chart.audit(context, answer, judge="lexical")
+    own = rt4chart.audit(context, answer, judge="lexical", decomposer=RuleDecomposer())
+    assert named.config.get("judge_fingerprint") and "judge_fingerprint" not in own.config

@@ -38,8 +38,9 @@ def audit(
 
         auditor = build_auditor(judge, window=window, overlap=overlap, global_verification=global_verification,
                                 prefilter=prefilter, **judge_options)
-        if decomposer is not None:
+        if decomposer is not None:  # a decomposer the fingerprint does not name: no fingerprint, never reused
             auditor.decomposer = decomposer
+            auditor.fingerprint = None
     else:
         auditor = Auditor(judge=judge, decomposer=decomposer, window=window, overlap=overlap,
                           global_verification=global_verification, prefilter=prefilter)

@@ -69,7 +69,7 @@ def main() -> None:
     without: Auditor = build_auditor("local")  # another judge: each keeps its own recent judgments
     added = collections.Counter()
     examples = []
-    with mock.patch.object(R, "TYPED_GATES", gates), mock.patch.object(R, "TYPED_KINDS", frozenset(gates)):
+    with mock.patch.object(R, "TYPED_GATES", gates):
         for r in candidates:
             record = {"id": r.id, "context": r.context, "answer": r.answer}
             on = asyncio.run(with_typed.audit(record))

@@ -124,7 +124,6 @@ def decided_by_rule(claim_matrix: np.ndarray, spared: Optional[np.ndarray] = Non
 TYPED_GATES = {"antonym": 3, "number": 3, "quantifier": 5, "requirement": 5, "polarity": 3, "roles": 3, "entity": 3,
                "restriction": 3, "modality": 3, "since": 5, "swap": 5, "comparison": 5, "absence": 3,
                "subject": 3}
-TYPED_KINDS = frozenset(TYPED_GATES)
 TYPED_MAX_WORDS = 14
 #: the short-unseen rule's answers: at most this many claims
 TYPED_MAX_CLAIMS = 3
