@@ -28,6 +28,13 @@ def test_markers_are_out_of_the_text_and_in_the_citations():
             assert answer[m.start:m.end] == m.marker
 
 
+def test_a_marker_at_the_end_of_a_sentence_cites_each_of_its_claims_and_an_inner_one_its_own():
+    first, second = claims("The museum opens at nine and it closes at five [1].")
+    assert [m.marker for m in first.citations] == [m.marker for m in second.citations] == ["[1]"]
+    first, second = claims("The museum opens at nine [2] and it closes at five [1].")
+    assert [m.marker for m in first.citations] == ["[2]"] and [m.marker for m in second.citations] == ["[1]"]
+
+
 @pytest.mark.parametrize("marker, passages", [("[1, 3]", (1, 3)), ("[2-4]", (2, 3, 4)), ("(Source 2)", (2,)),
                                                ("[^1]", (1,)), ("【5】", (5,))])
 def test_each_marker_form_cites_its_passages(marker, passages):

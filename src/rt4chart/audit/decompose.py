@@ -15,7 +15,7 @@ from ..text.markup import (blank_markers, citation_markers, claim_text, lines_of
 from ..text.particles import particle, yes_no_statement
 from ..text.subjects import AUX, PRONOUN, RELATIVE, VERB_CUE, subject_of
 from ..text.segment import split_sentences
-from ..types import Claim, Span
+from ..types import Citation, Claim, Span
 
 
 @runtime_checkable
@@ -185,9 +185,14 @@ class RuleDecomposer:
                     continue
                 part_reach = body_start + parts[n + 1][0] if n + 1 < len(parts) else reach
                 claims.append((sent.index, with_subject(subject, text) if subject else text, start, end, part_reach))
+        # the markers after a sentence's last claim cite the whole sentence: its claims that have none of their own
+        # take them ("A, and B [1]." cites A too)
+        trailing: dict[int, tuple[Citation, ...]] = {}
+        for sentence, _, _, end, reach in claims:
+            trailing[sentence] = tuple(m for m in markers if end <= m.start < reach)
         out: list[Claim] = []
         for n, (sentence, text, start, end, reach) in enumerate(claims):
-            cited = tuple(m for m in markers if start <= m.start < reach)
+            cited = tuple(m for m in markers if start <= m.start < reach) or trailing[sentence]
             out.append(Claim(index=n, text=text, sentence_index=sentence,
                              answer_spans=(Span(start=start, end=end),), citations=cited))
         return out

@@ -305,7 +305,8 @@ def citations_cmd(split: str, data_path: Optional[str], limit: Optional[int], ou
     metrics = {"split": split, "judge": judge_name, **metrics}
     (out / "metrics.json").write_text(json.dumps(metrics, indent=1) + "\n", encoding="utf-8")
     m, s = metrics["missing_vs_complete"], metrics["swap"]
-    click.echo(f"ExpertQA {split}, judge {judge_name}: {metrics['sentences']} claim sentences {metrics['counts']}\n"
+    click.echo(f"ExpertQA {split}, judge {judge_name}: {metrics['sentences']} claim sentences {metrics['counts']} "
+               f"({metrics['unchecked']} more without passage text, not checked)\n"
                f"Missing vs Complete: AUROC {m['auroc']:.3f}, F1 {m['f1']:.3f} (P {m['precision']:.3f}, "
                f"R {m['recall']:.3f})\nflagged share: "
                + ", ".join(f"{k} {v:.3f}" for k, v in metrics["flagged_share"].items() if v is not None)

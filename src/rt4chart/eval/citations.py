@@ -11,7 +11,8 @@ AUROC of the risk and F1 of the flag for Missing vs Complete support, the share 
 apart, and a **marker-swap probe**: each Complete sentence the check finds supported, citing one passage, gets its
 marker moved to another passage of the same answer; the detection rate is the share then flagged (the other passage
 may support it too, so this is a lower bound on what swaps it catches), beside the share of untouched Complete
-sentences flagged.
+sentences flagged. A sentence whose answer has no passage text in the release (some systems' evidence is a URL
+alone) cannot be checked and is left out, counted apart.
 """
 
 from __future__ import annotations
@@ -32,17 +33,17 @@ _MARKER = re.compile(r"\[(\d+)\]")
 
 
 async def check_one(auditor: Any, claim: CitedClaim) -> dict:
-    """One sentence's audit and citation check: its statuses, flag and risk (an answer whose passages all lack text
-    cannot be checked: flagged, risk 1.0)."""
+    """One sentence's audit and citation check: its statuses, flag and risk; an answer none of whose passages has
+    text in the release cannot be checked (``checked`` False: left out of the metrics)."""
     if not any(p.strip() for p in claim.passages):
-        return {"id": claim.id, "support": claim.support, "statuses": [], "flagged": True, "risk": 1.0,
-                "passages": [], "note": "no passage has text"}
+        return {"id": claim.id, "support": claim.support, "checked": False, "statuses": [], "flagged": None,
+                "risk": None, "passages": [], "note": "no passage of the answer has text in the release"}
     result = await auditor.audit(claim.to_record())
     report = await check_citations(result, claim.passages, auditor.judge, cites=True)
     statuses = [c.status for c in report.claims]
     flagged = any(s in FLAGS for s in statuses) or not statuses
     risks = [c.score if c.score is not None else (1.0 if c.status in FLAGS else 0.0) for c in report.claims]
-    return {"id": claim.id, "support": claim.support, "statuses": [s.value for s in statuses],
+    return {"id": claim.id, "support": claim.support, "checked": True, "statuses": [s.value for s in statuses],
             "flagged": flagged, "risk": max(risks) if risks else 1.0,
             "passages": sorted({p for c in report.claims for p in c.passages})}
 
@@ -70,13 +71,15 @@ def _f1(flagged: np.ndarray, positive: np.ndarray) -> dict:
 
 
 def summarize(rows: Sequence[dict], swaps: Sequence[dict]) -> dict:
-    """The metrics of the checked sentences ``rows`` and the swapped ones ``swaps``."""
+    """The metrics of the checked sentences of ``rows`` and of the swapped ones ``swaps``."""
+    unchecked = sum(not r["checked"] for r in rows)
+    rows = [r for r in rows if r["checked"]]
     by = {s: [r for r in rows if r["support"] == s] for s in ("Complete", "Incomplete", "Partial", "Missing")}
     pair = by["Complete"] + by["Missing"]
     y = np.array([r["support"] == "Missing" for r in pair])
     flagged = np.array([r["flagged"] for r in pair])
     out: dict[str, Any] = {
-        "sentences": len(rows), "counts": {s: len(v) for s, v in by.items()},
+        "sentences": len(rows), "unchecked": unchecked, "counts": {s: len(v) for s, v in by.items()},
         "missing_vs_complete": {"auroc": round(auroc(y, np.array([r["risk"] for r in pair])), 4), **_f1(flagged, y)},
         "flagged_share": {s: round(float(np.mean([r["flagged"] for r in v])), 4) if v else None
                           for s, v in by.items()},
