@@ -246,7 +246,7 @@ class LocalJudge:
             if semantic not in entry.judged:
                 scores = self.score(claims, entry.evidence, question, semantic=semantic, reading=entry.reading)
                 verdicts = self._verify(claims, entry.evidence, scores.rows)() \
-                    if self._models.verifier is not None else None
+                    if self._models.verifies(scores.rows, scores.tagged) else None
                 entry.judged[semantic] = self._judgments(claims, entry.evidence, scores, verdicts)
             return list(entry.judged[semantic])
 

@@ -221,6 +221,15 @@ class Models:
                 self._tagger = T.Tagger(*self._tagger_args)
         return self._tagger
 
+    def verifies(self, rows: Sequence[F.WordRows], tagged: bool) -> bool:
+        """True when a short-context calibrator that reads the claim verifier decides claims read as ``rows`` (the
+        trees' pair, or with ``tagged`` the tagger's): their evidence text is shorter than its cut."""
+        short = self.short_t if tagged else self.short
+        read = [r for r in rows if len(r.matrix)]
+        if short is None or not read or not reads_verifier(short.features):
+            return False
+        return bool(read[0].matrix[0, F.FEATURES.index("r_ev_chars")] < short.below)
+
     @staticmethod
     def run(session: Any, x: np.ndarray) -> np.ndarray:
         """P(positive) of each row of ``x`` from one tree model's session (its logit through a sigmoid)."""
