@@ -70,3 +70,10 @@ def test_an_absent_subject_is_baseless_without_evidence():
     assert claim.label is Label.BASELESS and "'museum'" in claim.reason and claim.evidence == ()
     (kept,) = rt4chart.audit(context=context, answer="The café stays open late on Fridays.", judge="local").claims
     assert kept.label is Label.ENTAILED
+
+
+def test_every_typed_edit_kind_has_its_gate_so_none_is_silently_never_applied():
+    from rt4chart.evidence.typed import KINDS
+    from rt4chart.judges.local.rules import TYPED_GATES
+
+    assert set(TYPED_GATES) == set(KINDS) and all(gate >= 1 for gate in TYPED_GATES.values())
