@@ -308,7 +308,9 @@ def citations_cmd(split: str, data_path: Optional[str], limit: Optional[int], ou
     click.echo(f"ExpertQA {split}, judge {judge_name}: {metrics['sentences']} claim sentences {metrics['counts']} "
                f"({metrics['unchecked']} more without passage text, not checked)\n"
                f"Missing vs Complete: AUROC {m['auroc']:.3f}, F1 {m['f1']:.3f} (P {m['precision']:.3f}, "
-               f"R {m['recall']:.3f})\nflagged share: "
+               f"R {m['recall']:.3f}; {metrics['missing_cited']} Missing sentences cite a passage)\n"
+               f"cited sentences, Partial or Incomplete vs Complete: AUROC "
+               f"{metrics['incomplete_vs_complete_cited']['auroc']}\nflagged share: "
                + ", ".join(f"{k} {v:.3f}" for k, v in metrics["flagged_share"].items() if v is not None)
                + f"\nmarker swap: {s['swapped']} swapped, detected {s['detected']}, untouched Complete flagged "
                f"{s['untouched_complete_flagged']}")

@@ -7,11 +7,12 @@ Each ExpertQA claim sentence is audited against its answer's passages and its ci
 citations do not support it) when any of its claims is misattributed, unsupported, contradicted by its cited
 passages, uncited or invalid; its **risk** is the highest of its claims' scores against their cited passages (1.0
 for a flagged claim that was not read, 0.0 for a claim that needs no citation). Against the expert's labels:
-AUROC of the risk and F1 of the flag for Missing vs Complete support, the share flagged for Partial and Incomplete
-apart, and a **marker-swap probe**: each Complete sentence the check finds supported, citing one passage, gets its
-marker moved to another passage of the same answer; the detection rate is the share then flagged (the other passage
-may support it too, so this is a lower bound on what swaps it catches), beside the share of untouched Complete
-sentences flagged. A sentence whose answer has no passage text in the release (some systems' evidence is a URL
+AUROC of the risk and F1 of the flag for Missing vs Complete support (Missing sentences are nearly all uncited, so
+this mostly measures finding the claims without a citation), among cited sentences the AUROC of the risk for Partial
+or Incomplete vs Complete support, the share flagged for each label, and a **marker-swap probe**: each Complete
+sentence the check finds supported, citing one passage, gets its marker moved to another passage of the same answer;
+the detection rate is the share then flagged (the other passage may support it too, so this is a lower bound on what
+swaps it catches), beside the share of untouched Complete sentences flagged. A sentence whose answer has no passage text in the release (some systems' evidence is a URL
 alone) cannot be checked and is left out, counted apart.
 """
 
@@ -70,6 +71,15 @@ def _f1(flagged: np.ndarray, positive: np.ndarray) -> dict:
     return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(2 * p * r / (p + r) if p + r else 0.0, 4)}
 
 
+def _ranked(rows: Sequence[dict]) -> dict:
+    """AUROC of the risk for Partial or Incomplete support (positive) vs Complete, among cited sentences."""
+    y = np.array([r["support"] != "Complete" for r in rows])
+    if y.all() or not y.any():
+        return {"auroc": None, "n": len(rows)}
+    return {"auroc": round(auroc(y, np.array([r["risk"] for r in rows])), 4), "n": len(rows),
+            "positive": int(y.sum())}
+
+
 def summarize(rows: Sequence[dict], swaps: Sequence[dict]) -> dict:
     """The metrics of the checked sentences of ``rows`` and of the swapped ones ``swaps``."""
     unchecked = sum(not r["checked"] for r in rows)
@@ -83,6 +93,9 @@ def summarize(rows: Sequence[dict], swaps: Sequence[dict]) -> dict:
         "missing_vs_complete": {"auroc": round(auroc(y, np.array([r["risk"] for r in pair])), 4), **_f1(flagged, y)},
         "flagged_share": {s: round(float(np.mean([r["flagged"] for r in v])), 4) if v else None
                           for s, v in by.items()},
+        "missing_cited": sum(bool(r["passages"]) for r in by["Missing"]),
+        "incomplete_vs_complete_cited": _ranked([r for r in by["Complete"] + by["Incomplete"] + by["Partial"]
+                                                 if r["passages"]]),
         "swap": {"swapped": len(swaps),
                  "detected": round(float(np.mean([r["flagged"] for r in swaps])), 4) if swaps else None,
                  "untouched_complete_flagged": round(float(np.mean([r["flagged"] for r in by["Complete"]])), 4)
