@@ -12,8 +12,8 @@ this mostly measures finding the claims without a citation), among cited sentenc
 or Incomplete vs Complete support, the share flagged for each label, and a **marker-swap probe**: each Complete
 sentence the check finds supported, citing one passage, gets its marker moved to another passage of the same answer;
 the detection rate is the share then flagged (the other passage may support it too, so this is a lower bound on what
-swaps it catches), beside the share of untouched Complete sentences flagged. A sentence whose answer has no passage text in the release (some systems' evidence is a URL
-alone) cannot be checked and is left out, counted apart.
+swaps it catches), beside the share of untouched Complete sentences flagged. A sentence whose answer has no passage
+text in the release (some systems' evidence is a URL alone) cannot be checked and is left out, counted apart.
 """
 
 from __future__ import annotations
