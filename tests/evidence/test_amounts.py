@@ -150,3 +150,4 @@ def test_original_offset_maps_a_restated_claim_back_to_the_claim_as_written():
     at = text.index("24")
     assert claim[original_offset(read, at):original_offset(read, at + 2)] == "two dozen"  # a replaced amount: all of it
     assert original_offset(read, 2) == 2  # before any amount: unchanged
+

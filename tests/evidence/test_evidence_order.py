@@ -64,3 +64,13 @@ def test_anchor_keeps_the_judges_order():
     sentences = split_sentences(TRAIN)
     found, missing = anchor([sentences[2].text, sentences[1].text], TRAIN, sentences, ids=((2,), (1,)))
     assert [e.sentence_ids for e in found] == [(2,), (1,)] and missing == []
+
+
+def test_a_negated_noun_is_no_opposite_of_its_verb_denied_or_of_free():
+    from rt4chart.evidence import EvidenceIndex
+
+    index = EvidenceIndex("Members on the annual plan get personal training sessions free. "
+                          "The tower has not been inspected since 2018. The bridge was repainted in 2019.")
+    assert not index.contradicts("Members on the annual plan get personal training sessions at no charge.", 0)
+    assert not index.contradicts("No inspection of the tower has taken place since 2018.", 1)
+    assert index.contradicts("The bridge was not repainted in 2019.", 2)

@@ -14,6 +14,7 @@ from .claims import (TIME_OF_DAY, amounts, clock_minutes, content_forms, negated
                      word_key)
 from .edits import one_edit
 from .quantities import amount_key, compatible, converts, quantities
+from .words import denies
 from .edit_words import EditSentences
 
 _CODE = re.compile(r"\b[A-Z]{2}\b")
@@ -76,9 +77,9 @@ class EvidenceIndex:
     def contradicts(self, claim: str, i: int) -> bool:
         """Whether sentence ``i`` says otherwise than ``claim`` on its face: another amount of the same unit that its
         bounds do not allow ("23" holds for "at least 21"), a clock time the claim states that the sentence, stating
-        times, lacks, the opposite negation over the same words, or one edit of a
-        sentence the claim otherwise copies (``one_edit``). Such a sentence is never the evidence of an entailed
-        claim."""
+        times, lacks, a negation over the same words on one side only that denies a verb there (``words.denies``), or
+        one edit of a sentence the claim otherwise copies (``one_edit``). Such a sentence is never the evidence of an
+        entailed claim."""
         reading = self.readings[i]
         mine, theirs = quantities(claim), quantities(reading)
         for q in mine:
@@ -92,7 +93,9 @@ class EvidenceIndex:
                 return True
         side = read_claim(claim)
         shared = len(set(side.keys) & self.keys[i]) / max(1, len(side.keys))
-        if side.negated != negated(reading) and shared >= 0.6:
+        # a negation on one side only, denying a verb there ("at no charge" for "free", "no inspection has taken
+        # place" for "it has not been inspected" are no opposites)
+        if negated(claim) != negated(reading) and denies(claim) != denies(reading) and shared >= 0.6:
             return True
         return one_edit(claim, [reading]) is not None
 

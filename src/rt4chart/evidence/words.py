@@ -115,6 +115,16 @@ def has_negation(text: str) -> bool:
     return any(t in NEGATIONS or t.endswith("n't") for t in toks)
 
 
+#: the negations that deny a verb ("is not", "never opens", "can't"), not a noun ("no charge", "without a fee")
+VERB_NEGATIONS = NEGATIONS - frozenset("no none nobody nothing neither nor without".split())
+
+
+def denies(text: str) -> bool:
+    """Whether ``text`` denies a verb: a ``VERB_NEGATIONS`` word or a token ending in "n't" ("not only" aside)."""
+    return any(t in VERB_NEGATIONS or t.endswith("n't") for t in tokens(re.sub(r"\bnot (only|just)\b", " ", text,
+                                                                            flags=re.IGNORECASE)))
+
+
 def capitalised_names(text: str) -> set[str]:
     """Capitalised words that are not the first word of a sentence, lower-cased (a cheap proper-noun proxy)."""
     names = set()
