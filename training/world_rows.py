@@ -23,6 +23,7 @@ import numpy as np
 
 from rt4chart.audit.decompose import RuleDecomposer
 from rt4chart.eval.datasets import load_nli
+from rt4chart.evidence import restated
 from rt4chart.judges.local import LocalJudge, calibrator_rows, decided_by_rule
 from rt4chart.judges.local import features as F
 from rt4chart.judges.local import rules as R
@@ -103,7 +104,8 @@ def collect(source: str, records: list, judge: LocalJudge, verifier: Optional[V.
         verified = np.full((len(claims), len(V.COLUMNS)), np.nan)
         if verifier is not None:
             verified = V.read_windows(verifier, ev.index.readings, [r.assessment.order if r.assessment else ()
-                                                                   for r in rows], [c.text for c in claims]).columns
+                                                                   for r in rows],
+                                      [restated(c.text, ev.index, surface=True)[0] for c in claims]).columns
         for k, c in enumerate(claims):
             span = c.answer_spans[0] if c.answer_spans else None
             claim_y = bool(span is not None and claim_is_hallucinated(span.start, span.end, r.spans)) \

@@ -74,3 +74,14 @@ def test_a_negated_noun_is_no_opposite_of_its_verb_denied_or_of_free():
     assert not index.contradicts("Members on the annual plan get personal training sessions at no charge.", 0)
     assert not index.contradicts("No inspection of the tower has taken place since 2018.", 1)
     assert index.contradicts("The bridge was not repainted in 2019.", 2)
+
+
+def test_another_amount_of_the_same_unit_and_a_surface_restatement():
+    from rt4chart.evidence import EvidenceIndex, restated
+
+    index = EvidenceIndex("The Team plan includes 500 GB of storage. The mill grinds 2.5 million tonnes a year.")
+    assert index.states_another_amount("The Team plan includes 50 GB of storage.", 0)
+    assert not index.states_another_amount("The Team plan includes 500 GB of storage.", 0)
+    claim = "The mill grinds 2,500,000 tonnes a year."
+    assert restated(claim, index)[0] == claim  # the same digits: word judges read them as they are
+    assert restated(claim, index, surface=True)[0] == "The mill grinds 2.5 million tonnes a year."

@@ -375,7 +375,7 @@ def short_models(tmp_path_factory):
 
 def test_the_shipped_judge_has_no_short_context_calibrator():
     models = local.LocalJudge()._models
-    assert models.short is None and models.short_t is None
+    assert models.short is None and models.short_t is None and models.verifier is None
 
 
 def test_a_context_shorter_than_the_cards_cut_is_read_by_the_short_context_calibrator(short_models):
@@ -435,6 +435,11 @@ def test_a_missing_calibrator_or_span_model_is_a_clear_error_and_an_older_card_r
     shutil.copytree(local.model_dir(), d, ignore=shutil.ignore_patterns(name))
     with pytest.raises(ConfigError, match=name):
         local.LocalJudge(directory=d)
+    for other in (local.CARD, local.TAGGER_CARD) if key == "calibrator" else ():
+        # the short-context calibrators would decide these short claims, whatever the calibrator
+        c = json.loads((d / other).read_text())
+        (c["trees"] if other == local.TAGGER_CARD else c).pop("short_calibrator", None)
+        (d / other).write_text(json.dumps(c))
     card = json.loads((d / card_name).read_text())
     del (card["trees"] if semantic else card)[key]  # a model folder from before it: its thresholds are on the raw scale
     (d / card_name).write_text(json.dumps(card))

@@ -15,6 +15,7 @@ from rt4chart.judges.local import judge as J
 from rt4chart.judges.local import models as M
 from rt4chart.judges.local import rules as R
 from rt4chart.judges.local import tagger as T
+from rt4chart.judges.local import verifier as V
 
 TOKENIZER = local.model_dir() / T.TOKENIZER
 
@@ -116,7 +117,12 @@ def test_a_short_answer_with_an_unmatched_word_is_read_by_the_tagger():
     judge = local.LocalJudge()
     ctx = ("The Eiffel Tower is a wrought-iron lattice tower in Paris, France. It was designed by the engineering "
            "company of Gustave Eiffel and completed in 1889 for the World's Fair. The tower is 330 metres tall and was "
-           "the tallest man-made structure in the world until 1930. About seven million people visit it every year.")
+           "the tallest man-made structure in the world until 1930. About seven million people visit it every year. "
+           "The tower has three levels for visitors, with restaurants on the first and second levels. The upper "
+           "platform of the top level is 276 metres above the ground. Tickets can be bought online or at the foot of "
+           "the tower, and the lifts run from morning until late at night. The tower is repainted every seven years, "
+           "which takes about 60 tonnes of paint and more than a year of work.")
+    assert len(ctx) > 665  # longer than the contexts the short-context calibrator reads
     wood = [_claim("The Eiffel Tower is made of wood.")]
     trees = judge.score(wood, ctx, None, semantic=False)
     assert judge.score(wood, ctx, None, semantic=True).tagged
@@ -130,12 +136,15 @@ def test_a_short_answer_with_an_unmatched_word_is_read_by_the_tagger():
 
 
 def test_a_semantic_stage_of_another_feature_version_is_refused_and_a_missing_one_is_skipped(tmp_path):
-    for name in (local.WORD_MODEL, local.CLAIM_MODEL, local.CALIBRATOR, local.CARD):
-        shutil.copy(local.model_dir() / name, tmp_path / name)
+    for name in (local.WORD_MODEL, local.CLAIM_MODEL, local.CALIBRATOR, local.CALIBRATOR_SHORT, local.CARD,
+                 V.VERIFIER_MODEL, V.VERIFIER_CARD, V.TOKENIZER):
+        if (local.model_dir() / name).exists():  # the short-context calibrator and the verifier, where shipped
+            shutil.copy(local.model_dir() / name, tmp_path / name)
     assert not local.LocalJudge(directory=tmp_path).semantic  # trees only: still a working judge
-    for name in (local.WORD_MODEL_T, local.CLAIM_MODEL_T, local.CALIBRATOR_T, local.SPAN_MODEL_T, local.TAGGER_CARD,
-                 T.TAGGER_MODEL, T.TOKENIZER):
-        shutil.copy(local.model_dir() / name, tmp_path / name)
+    for name in (local.WORD_MODEL_T, local.CLAIM_MODEL_T, local.CALIBRATOR_T, local.SPAN_MODEL_T,
+                 local.CALIBRATOR_SHORT_T, local.TAGGER_CARD, T.TAGGER_MODEL, T.TOKENIZER):
+        if (local.model_dir() / name).exists():
+            shutil.copy(local.model_dir() / name, tmp_path / name)
     M.load.cache_clear()  # loaded models are shared per directory
     assert local.LocalJudge(directory=tmp_path).semantic
     card = json.loads((tmp_path / local.TAGGER_CARD).read_text())

@@ -77,7 +77,7 @@ def test_a_short_context_calibrator_that_reads_a_missing_verifier_is_a_clear_err
     from training.local_judge_onnx import export
 
     d = tmp_path / "models"
-    shutil.copytree(local.model_dir(), d)
+    shutil.copytree(local.model_dir(), d, ignore=shutil.ignore_patterns(V.VERIFIER_MODEL))
     rng = np.random.default_rng(0)
     x = rng.random((200, 2))
     fitted = HistGradientBoostingClassifier(max_iter=5).fit(x, (x[:, 0] > x[:, 1]).astype(int))

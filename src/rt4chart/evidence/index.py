@@ -74,12 +74,9 @@ class EvidenceIndex:
         """The sentences' clauses, as ``typed_edit`` reads them (``typed_edit(claim, index.clauses)``)."""
         return ClauseIndex(self.readings)
 
-    def contradicts(self, claim: str, i: int) -> bool:
-        """Whether sentence ``i`` says otherwise than ``claim`` on its face: another amount of the same unit that its
-        bounds do not allow ("23" holds for "at least 21"), a clock time the claim states that the sentence, stating
-        times, lacks, a negation over the same words on one side only that denies a verb there (``words.denies``), or
-        one edit of a sentence the claim otherwise copies (``one_edit``). Such a sentence is never the evidence of an
-        entailed claim."""
+    def states_another_amount(self, claim: str, i: int) -> bool:
+        """Whether sentence ``i`` states another amount of a unit the claim states, one its bounds do not allow
+        ("23" holds for "at least 21"), or, stating clock times, lacks one the claim states."""
         reading = self.readings[i]
         mine, theirs = quantities(claim), quantities(reading)
         for q in mine:
@@ -91,6 +88,16 @@ class EvidenceIndex:
             stated = {f"{t // 60}:{t % 60:02d}" for t in (clock_minutes(m) for m in times) if t is not None}
             if not stated <= self.numbers[i]:
                 return True
+        return False
+
+    def contradicts(self, claim: str, i: int) -> bool:
+        """Whether sentence ``i`` says otherwise than ``claim`` on its face: another amount (``states_another_amount``),
+        a negation over the same words on one side only that denies a verb there (``words.denies``), or
+        one edit of a sentence the claim otherwise copies (``one_edit``). Such a sentence is never the evidence of an
+        entailed claim."""
+        if self.states_another_amount(claim, i):
+            return True
+        reading = self.readings[i]
         side = read_claim(claim)
         shared = len(set(side.keys) & self.keys[i]) / max(1, len(side.keys))
         # a negation on one side only, denying a verb there ("at no charge" for "free", "no inspection has taken
@@ -132,16 +139,19 @@ class Restatement(NamedTuple):
     end: int
 
 
-def restated(claim: str, index: EvidenceIndex) -> tuple[str, tuple[Restatement, ...]]:
+def restated(claim: str, index: EvidenceIndex, *, surface: bool = False) -> tuple[str, tuple[Restatement, ...]]:
     """``claim`` with each amount the evidence holds written as the evidence writes it ("Mix two dozen eggs and a
     quarter of a litre of milk" -> "Mix 24 eggs and 250 ml of milk" against "24 eggs and 250 ml of milk"), and the
     (claim's, evidence's) forms it replaced: the one reading of quantities, so that a judge reading words sees one
-    amount as one. Amounts the evidence lacks, and digits it has as they are, stay as written."""
+    amount as one. Amounts the evidence lacks, and digits it has as they are, stay as written; with ``surface``, only
+    an amount written in the evidence exactly as in the claim stays ("2,500,000" becomes "2.5 million": a reader of
+    text, the claim verifier, sees one form)."""
     out, pos, read = [], 0, []
     for q, start, end in amounts(claim):
         theirs = index.amounts.get(amount_key(q))
         mine = claim[start:end]
-        if any(ch.isdigit() for ch in mine) and normalised_numbers(mine, claim=True) <= index.all_numbers:
+        if any(ch.isdigit() for ch in mine) and normalised_numbers(mine, claim=True) <= index.all_numbers and \
+                (not surface or mine in index.text):
             continue  # digits the evidence has as they are ("7" for "seven"): nothing to restate
         if theirs is not None and start >= pos and mine != theirs:
             out += [claim[pos:start], theirs]

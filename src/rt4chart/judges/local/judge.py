@@ -148,10 +148,9 @@ class LocalJudge:
         self.threshold, self.word_threshold = self._cuts[self.semantic]
         # the models that label a claim: the trees alone, or the trees with the tagger
         trees = f"{MODEL_NAME}@{card.get('version', '?')}"
-        self._versions = {False: trees, True: f"{trees}+tagger@{tcard.get('version', '?')}"}
         if self._models.verifier is not None:
-            verifier = f"+verifier@{self._models.verifier.card.get('version', '?')}"
-            self._versions = {k: v + verifier for k, v in self._versions.items()}
+            trees += f"+verifier@{self._models.verifier.card.get('version', '?')}"
+        self._versions = {False: trees, True: f"{trees}+tagger@{tcard.get('version', '?')}"}
         self.reads_question = reads_question
         if reads_question:
             self._versions = {k: v + "+question" for k, v in self._versions.items()}
@@ -217,7 +216,8 @@ class LocalJudge:
         computed when first asked for (only calibrators that name its columns ask) and kept for the recent claim
         sets."""
         orders = tuple(tuple(r.assessment.order) if r.assessment is not None else () for r in rows)
-        return partial(self._verified, ev.index.readings, tuple(c.text for c in claims), orders)
+        texts = tuple(restated(c.text, ev.index, surface=True)[0] for c in claims)  # one written form per amount
+        return partial(self._verified, ev.index.readings, texts, orders)
 
     def _verify_now(self, texts: tuple[str, ...], claims: tuple[str, ...],
                     orders: tuple[tuple[int, ...], ...]) -> V.Verdicts:
@@ -362,6 +362,14 @@ class LocalJudge:
             # best first (the greedy cover's order), and never a sentence that says otherwise
             quotes, ids = premise(texts, ev.index.supporting(claim.text, a.order)[:3]) \
                 if a is not None and a.order else ((), ())
+            if not quotes and a is not None and a.order and ev.index.states_another_amount(claim.text, a.order[0]):
+                # the sentence that covers the claim best states another amount: that is what the evidence says
+                at = a.order[0]
+                out.append(Judgment(label=Label.CONTRADICTED, evidence=(texts[at],), evidence_ids=((at,),),
+                                    score=round(max(q, threshold), 4), spans=word_spans(rows_i, wp, word_threshold),
+                                    reason=f"P(hallucinated)={q:.2f}, but the evidence sentence that covers the claim "
+                                    "best states another amount", prompt_version=version, rule="another-amount"))
+                continue
             out.append(Judgment(label=Label.ENTAILED, evidence=quotes, evidence_ids=ids, score=round(q, 4),
                                 reason=f"P(hallucinated)={q:.2f} < {threshold:.2f}"
                                 + ("; the evidence holds the claim word for word" if copied else "")
