@@ -362,14 +362,6 @@ class LocalJudge:
             # best first (the greedy cover's order), and never a sentence that says otherwise
             quotes, ids = premise(texts, ev.index.supporting(claim.text, a.order)[:3]) \
                 if a is not None and a.order else ((), ())
-            if not quotes and a is not None and a.order and ev.index.states_another_amount(claim.text, a.order[0]):
-                # the sentence that covers the claim best states another amount: that is what the evidence says
-                at = a.order[0]
-                out.append(Judgment(label=Label.CONTRADICTED, evidence=(texts[at],), evidence_ids=((at,),),
-                                    score=round(max(q, threshold), 4), spans=word_spans(rows_i, wp, word_threshold),
-                                    reason=f"P(hallucinated)={q:.2f}, but the evidence sentence that covers the claim "
-                                    "best states another amount", prompt_version=version, rule="another-amount"))
-                continue
             out.append(Judgment(label=Label.ENTAILED, evidence=quotes, evidence_ids=ids, score=round(q, 4),
                                 reason=f"P(hallucinated)={q:.2f} < {threshold:.2f}"
                                 + ("; the evidence holds the claim word for word" if copied else "")
