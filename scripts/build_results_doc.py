@@ -5,7 +5,7 @@ from pathlib import Path
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 ORDER = ["eval", "lexical", "local_judge", "shape", "typed_edits", "meaning3", "assistant", "decomposer", "calibration",
-         "verifier", "citations",
+         "verifier", "claim_verifier", "citations",
          "gate", "llm", "hybrid", "ablation", "facets", "server", "engine", "consolidation", "generalization"]
 
 
