@@ -327,6 +327,29 @@ def meaning_rows(sentence: str, rng: random.Random) -> list[dict]:
     return out
 
 
+_PHRASE = re.compile(r",? (?:with|in|for|from|near|by|during|after|before|which|who|that) [a-z][a-z' -]{6,45}?"
+                     r"(?=[,.;]|$)")
+
+
+def detail_rows(sentence: str, other: str) -> list[dict]:
+    """Contrast pairs of an added detail from one real sentence: a phrase of another sentence added to it (neutral:
+    its words are nowhere in the premise) vs one of its own phrases dropped (entailment)."""
+    out: list[dict] = []
+    body = sentence.rstrip()
+    end = "." if body.endswith(".") else ""
+    body = body[:-1] if end else body
+    mine = set(re.findall(r"[a-z]{4,}", sentence.lower()))
+    found = [m.group(0) for m in _PHRASE.finditer(other) if set(re.findall(r"[a-z]{4,}", m.group(0))) - mine]
+    if found:
+        phrase = found[0] if found[0].startswith(",") else " " + found[0].lstrip()
+        out.append(_row(sentence, body + phrase + end, "neutral", "contrast-detail"))
+    own = [m for m in _PHRASE.finditer(body) if m.start() > len(body) // 3]
+    if own:
+        m = own[-1]
+        out.append(_row(sentence, body[:m.start()] + body[m.end():] + end, "entailment", "contrast-detail"))
+    return out
+
+
 def contrast_rows(limit: int, rng: random.Random) -> list[dict]:
     """Pairs made by program from real RAGTruth train sentences, each edit once keeping and once changing the
     meaning."""
@@ -345,7 +368,10 @@ def contrast_rows(limit: int, rng: random.Random) -> list[dict]:
     for k, s in enumerate(sentences):
         if len(out) >= limit:
             break
-        kind = k % 10
+        kind = k % 12
+        if kind >= 10:
+            out += detail_rows(s, sentences[(k * 7919 + 13) % len(sentences)])
+            continue
         if kind >= 8:
             out += meaning_rows(s, rng)
             continue
