@@ -215,16 +215,19 @@ class LocalJudge:
         around the sentences that cover them best, a sentence opening with a pronoun read with its subject),
         computed when first asked for (only calibrators that name its columns ask) and kept for the recent claim
         sets."""
+        if self._models.verifier is None:
+            return self._no_verifier
         orders = tuple(tuple(r.assessment.order) if r.assessment is not None else () for r in rows)
         texts = tuple(restated(c.text, ev.index, surface=True)[0] for c in claims)  # one written form per amount
         return partial(self._verified, ev.index.readings, texts, orders)
 
+    @staticmethod
+    def _no_verifier() -> V.Verdicts:
+        raise ConfigError("the local judge's claim verifier is not installed")
+
     def _verify_now(self, texts: tuple[str, ...], claims: tuple[str, ...],
                     orders: tuple[tuple[int, ...], ...]) -> V.Verdicts:
-        verifier = self._models.verifier
-        if verifier is None:
-            raise ConfigError("the local judge's claim verifier is not installed")
-        return V.read_windows(verifier, texts, orders, claims)
+        return V.read_windows(self._models.verifier, texts, orders, claims)
 
     def tag(self, claims: Sequence[Claim], evidence: Evidence, question: Optional[str],
             rows: Sequence[F.WordRows]) -> list[np.ndarray]:
