@@ -18,8 +18,6 @@ _EDIT_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")  # Unicode letters: "Zürich" i
 EDIT_COVER = 0.8
 _RUN = 3  # names or numbers of at most this many words
 _NEGATED_PHRASE = 4  # a negation added before at least this many words copied from the evidence (2 content words)
-#: a claim's negation of a verb ("without", "no" and "none" negate nouns, which evidence phrases many ways)
-_VERB_NEGATIONS = frozenset("not never cannot".split())
 # an evidence sentence with one of these is not a sentence without negation: negations as web text writes them
 # without the apostrophe ("you didnt allow"), and words that limit or deny ("they are hardly limited to")
 _SOFT_NEGATIONS = frozenset("dont doesnt didnt isnt arent wasnt werent cant couldnt wont wouldnt shouldnt hasnt "

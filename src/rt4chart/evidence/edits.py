@@ -9,10 +9,10 @@ from typing import Optional, Sequence, Union
 
 from .edit_words import (
     CONTRASTS, _AFFIRMED, _CLAUSE_END, _CONDITIONS, _KINDS, _NEGATED_PHRASE, _PRONOUNS, _SCALES, _SOFT_NEGATIONS,
-    _VERB_NEGATIONS, EDIT_COVER, EditSentences, _Sentences, _contrast, _edit_words, _first_hedge, _number_values,
+    EDIT_COVER, EditSentences, _Sentences, _contrast, _edit_words, _first_hedge, _number_values,
     _runs, _scale, _sentence_edit_words, _sentence_lower, _variant, rivals,
 )
-from .words import NEGATIONS, STOPWORDS, has_negation, numbers
+from .words import NEGATIONS, STOPWORDS, VERB_NEGATIONS, has_negation, numbers
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ def _swap(claim: str, cw: list[tuple[str, int, int]], runs: list[tuple[str, int,
 def _negation(claim: str, cw: list[tuple[str, int, int]], ev: _Sentences) -> Optional[Edit]:
     cl = [w.lower() for w, _, _ in cw]
     for k, w in enumerate(cl):
-        if not (w in _VERB_NEGATIONS or w.endswith("n't")):
+        if not (w in VERB_NEGATIONS or w.endswith("n't")):
             continue
         if all(x in STOPWORDS and x not in _PRONOUNS for x in cl[:k]):
             return None  # no subject to match ("are not traded on an exchange", cut from a longer sentence)
@@ -261,4 +261,4 @@ def _claim_edit_words(claim: str) -> tuple[tuple[tuple[str, int, int], ...], tup
     low = [w.lower() for w in words]
     plain = not any(w in NEGATIONS or w.endswith("n't") or w in _SOFT_NEGATIONS for w in low)
     kinds = frozenset(kind for kind, test in _KINDS.items() if any(test(w) for w in words[1:]))
-    return cw, words, any(w in _VERB_NEGATIONS or w.endswith("n't") for w in low), plain, kinds
+    return cw, words, any(w in VERB_NEGATIONS or w.endswith("n't") for w in low), plain, kinds

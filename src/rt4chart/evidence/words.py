@@ -115,8 +115,9 @@ def has_negation(text: str) -> bool:
     return any(t in NEGATIONS or t.endswith("n't") for t in toks)
 
 
-#: the negations that deny a verb ("is not", "never opens", "can't"), not a noun ("no charge", "without a fee")
-VERB_NEGATIONS = NEGATIONS - frozenset("no none nobody nothing neither nor without".split())
+#: the negations that deny a verb ("is not", "never opens", "cannot"; with every token ending in "n't"), not a noun
+#: ("no charge", "without a fee")
+VERB_NEGATIONS = frozenset("not never cannot".split())
 
 
 def denies(text: str) -> bool:
