@@ -118,7 +118,6 @@ async def check_citations(result: AuditResult, passages: Sequence[str], judge: A
     n = len(passages)
     cites_any = any(v.citations for v in result.claims) if cites is None else cites
     out: list[ClaimCitation] = []
-    jobs: list[tuple[ClaimVerdict, tuple[int, ...]]] = []
     for v in result.claims:
         cited = tuple(dict.fromkeys(p for c in v.citations for p in c.passages))
         if any(not 1 <= p <= n or not passages[p - 1].strip() for p in cited):
@@ -127,22 +126,17 @@ async def check_citations(result: AuditResult, passages: Sequence[str], judge: A
             out.append(ClaimCitation(v.index, cited, CitationStatus.INVALID,
                                      reason=f"a marker names passage {bad}; the context has {n}" if bad else
                                      f"the cited passage {empty} has no text"))
-        elif not cited:
+            continue
+        if not cited:
             needed = cites_any and v.label is not Label.UNVERIFIED
             out.append(ClaimCitation(v.index, (), CitationStatus.UNCITED if needed else CitationStatus.NOT_NEEDED,
                                      reason="no citation" if needed else ""))
-        else:
-            jobs.append((v, cited))
-            out.append(ClaimCitation(v.index, cited, CitationStatus.UNSUPPORTED))  # replaced below
-    by_index = {c.claim: k for k, c in enumerate(out)}
-    for v, cited in jobs:
+            continue
         claim = _claim(v)
         judged = await _judged(judge, claim, join_context([passages[p - 1] for p in cited]), result.question)
-        together = judged.label
         relevant: tuple[int, ...] = ()
-        if together is Label.ENTAILED:
-            status = CitationStatus.SUPPORTED
-            relevant = cited
+        if judged.label is Label.ENTAILED:
+            status, reason, relevant = CitationStatus.SUPPORTED, "the cited passages entail it", cited
             if len(cited) > 1:
                 keep = []
                 for p in cited:
@@ -152,13 +146,12 @@ async def check_citations(result: AuditResult, passages: Sequence[str], judge: A
                     if alone is Label.ENTAILED or others is not Label.ENTAILED:
                         keep.append(p)
                 relevant = tuple(keep)
-            reason = "the cited passages entail it"
-        elif together is Label.CONTRADICTED:
+        elif judged.label is Label.CONTRADICTED:
             status, reason = CitationStatus.CONTRADICTED_BY_CITED, "the cited passages contradict it"
         elif v.label is Label.ENTAILED:
             status, reason = CitationStatus.MISATTRIBUTED, "the context entails it, the cited passages do not"
         else:
             status, reason = CitationStatus.UNSUPPORTED, f"neither the cited passages nor the context support it " \
                                                          f"(audit: {v.label.value})"
-        out[by_index[v.index]] = ClaimCitation(v.index, cited, status, relevant, reason, judged.score)
+        out.append(ClaimCitation(v.index, cited, status, relevant, reason, judged.score))
     return CitationReport(tuple(out))

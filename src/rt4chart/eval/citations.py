@@ -19,18 +19,17 @@ text in the release (some systems' evidence is a URL alone) cannot be checked an
 from __future__ import annotations
 
 import asyncio
-import re
 from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
 from ..audit.citations import CitationStatus, check_citations
+from ..text.markup import citation_markers
 from .datasets.expertqa import CitedClaim
-from .metrics import auroc
+from .metrics import answer_prf, auroc
 
 FLAGS = {CitationStatus.MISATTRIBUTED, CitationStatus.UNSUPPORTED, CitationStatus.CONTRADICTED_BY_CITED,
          CitationStatus.UNCITED, CitationStatus.INVALID}
-_MARKER = re.compile(r"\[(\d+)\]")
 
 
 async def check_one(auditor: Any, claim: CitedClaim) -> dict:
@@ -59,16 +58,12 @@ def swapped(claim: CitedClaim, cited: Sequence[int]) -> Optional[CitedClaim]:
     target = next((p for p in others if claim.passages[p - 1].strip()), None)
     if target is None:
         return None
-    text = _MARKER.sub(lambda m: f"[{target}]" if int(m.group(1)) == cited[0] else m.group(0), claim.claim)
+    text = claim.claim
+    for m in reversed(citation_markers(text)):
+        if m.passages == (cited[0],):
+            text = text[:m.start] + f"[{target}]" + text[m.end:]
     return CitedClaim(id=f"{claim.id}-swap", question=claim.question, claim=text, passages=claim.passages,
                       support=claim.support)
-
-
-def _f1(flagged: np.ndarray, positive: np.ndarray) -> dict:
-    tp = int((flagged & positive).sum())
-    p = tp / flagged.sum() if flagged.sum() else 0.0
-    r = tp / positive.sum() if positive.sum() else 0.0
-    return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(2 * p * r / (p + r) if p + r else 0.0, 4)}
 
 
 def _ranked(rows: Sequence[dict]) -> dict:
@@ -87,10 +82,11 @@ def summarize(rows: Sequence[dict], swaps: Sequence[dict]) -> dict:
     by = {s: [r for r in rows if r["support"] == s] for s in ("Complete", "Incomplete", "Partial", "Missing")}
     pair = by["Complete"] + by["Missing"]
     y = np.array([r["support"] == "Missing" for r in pair])
-    flagged = np.array([r["flagged"] for r in pair])
+    prf = answer_prf(y, [r["flagged"] for r in pair])  # positive: Missing support, predicted: flagged
     out: dict[str, Any] = {
         "sentences": len(rows), "unchecked": unchecked, "counts": {s: len(v) for s, v in by.items()},
-        "missing_vs_complete": {"auroc": round(auroc(y, np.array([r["risk"] for r in pair])), 4), **_f1(flagged, y)},
+        "missing_vs_complete": {"auroc": round(auroc(y, np.array([r["risk"] for r in pair])), 4),
+                                **{k: round(getattr(prf, k), 4) for k in ("precision", "recall", "f1")}},
         "flagged_share": {s: round(float(np.mean([r["flagged"] for r in v])), 4) if v else None
                           for s, v in by.items()},
         "missing_cited": sum(bool(r["passages"]) for r in by["Missing"]),

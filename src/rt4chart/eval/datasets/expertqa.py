@@ -21,13 +21,12 @@ from rt4chart.errors import InputError
 from ._files import iter_jsonl, jsonl_file, resolve_dir
 
 _EVIDENCE = re.compile(r"\[(\d+)\][^\n]*\n\n(.*)", re.S)
-SUPPORT = ("Complete", "Incomplete", "Partial", "Missing", "N/A")
 
 
 @dataclass(frozen=True)
 class CitedClaim:
-    """One ExpertQA claim: its id (``<row>-<claim>``), question, the claim sentence with its markers, the answer's
-    passages (numbered from 1 by position) and the expert's support label (None when the release has none)."""
+    """One ExpertQA claim: its id (``<line>-<system>-<claim>``), question, the claim sentence with its markers, the
+    answer's passages (numbered from 1 by position) and the expert's support label (None when the release has none)."""
 
     id: str
     question: str
