@@ -46,13 +46,12 @@ def _toy_model(path):
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(path))
 
 
-def test_the_verifier_gives_each_pair_its_own_row_whatever_the_batching(tmp_path, monkeypatch):
+def test_the_verifier_gives_each_pair_its_own_row(tmp_path):
     pytest.importorskip("onnx")
     shutil.copy(local.model_dir() / V.TOKENIZER, tmp_path / V.TOKENIZER)
     _toy_model(tmp_path / V.VERIFIER_MODEL)
     (tmp_path / V.VERIFIER_CARD).write_text(json.dumps({"version": "toy", "max_len": 64}))
     assert V.is_available(tmp_path)
-    monkeypatch.setattr(V, "BATCH", 2)
     verifier = V.Verifier(tmp_path, 1)
     premises = ["A long premise about the trial, its price and who may join it. " * 2, "Short.", "Two words here."]
     claims = ["It is free.", "The trial lasts fourteen days for every new user.", "Yes."]
@@ -118,3 +117,29 @@ def test_the_window_of_highest_entailment_decides_and_contradiction_is_the_highe
     assert got.decided == [(1, 2), (0, 1)] and got.against[0] == (0,)
     assert np.allclose(got.columns[0], [0.9, 0.05, 0.8])  # entailed in (1, 2); sentence 0 says "closed"
     assert np.allclose(got.columns[1, [0, 2]], [0.1, 0.8])
+
+
+def test_a_pair_reads_the_same_beside_others_as_alone(tmp_path):
+    """An int8 graph quantizes activations over its whole batch; the toy graph's logits likewise read the longest
+    pair of the batch, so they differ unless each pair runs alone."""
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper
+
+    shutil.copy(local.model_dir() / V.TOKENIZER, tmp_path / V.TOKENIZER)
+    inputs = [helper.make_tensor_value_info(n, TensorProto.INT64, ["b", "t"]) for n in
+              ("input_ids", "token_type_ids", "attention_mask")]
+    axes = helper.make_tensor("axes", TensorProto.INT64, [1], [1])
+    nodes = [helper.make_node("Cast", ["attention_mask"], ["m"], to=TensorProto.FLOAT),
+             helper.make_node("ReduceSum", ["m", "axes"], ["n"], keepdims=1),
+             helper.make_node("ReduceMax", ["n"], ["top"], keepdims=1),
+             helper.make_node("Div", ["n", "top"], ["r"]),
+             helper.make_node("Concat", ["r", "n", "top"], ["logits"], axis=1)]
+    graph = helper.make_graph(nodes, "batchwide", inputs,
+                              [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["b", 3])], [axes])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(tmp_path / V.VERIFIER_MODEL))
+    (tmp_path / V.VERIFIER_CARD).write_text(json.dumps({"version": "toy", "max_len": 64}))
+    verifier = V.Verifier(tmp_path, 1)
+    alone = verifier.probabilities(["Short."], ["Yes."])
+    beside = verifier.probabilities(["Short.", "A much longer premise with many more words in it."],
+                                    ["Yes.", "The claim is longer too."])
+    assert np.allclose(beside[0], alone[0])
