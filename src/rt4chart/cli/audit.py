@@ -82,7 +82,9 @@ def _print_summary(summary: Any, console: Any, *, baseline: bool = False) -> Non
               help="--from phoenix: the API key of a Phoenix server with authentication (default: $PHOENIX_API_KEY)")
 @field_options
 @click.option("--gate-accept", type=click.FloatRange(0.0, 1.0, max_open=True), default=None,
-              help="accept this fraction of lowest-risk records with the RAGScope gate, without judging them")
+              help="accept this fraction of lowest-risk records with the RAGScope gate, without judging them; "
+              "the gate reads words only and misses contradictions that reuse the context's words "
+              "(rt4chart triage --help)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar or summary")
 @click.option("--allow-empty", is_flag=True, help="accept an INPUT without records (else an input error, exit 2)")
 @click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,

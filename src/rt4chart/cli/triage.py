@@ -44,7 +44,10 @@ def triage_group() -> None:
 @click.option("--review", type=click.FloatRange(0.0, 1.0), default=0.0, show_default=True,
               help="fraction of highest-risk records routed to review")
 @click.option("--accept", type=click.FloatRange(0.0, 1.0), default=0.0, show_default=True,
-              help="fraction of lowest-risk records accepted without the judge")
+              help="fraction of lowest-risk records accepted without the judge. The gate reads words only: an "
+              "answer that reuses the context's words and changes what they say (a negation, another number or "
+              "name) scores as low as a faithful one; on short everyday answers it accepts contradictions more "
+              "often than faithful answers (docs/results/gate.md)")
 @click.option("--gate", "gate_spec", default="default", show_default=True,
               help="'default' (shipped RAGScope-E), 'z' (training-free uncovered-token) or a saved gate .npz")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-", show_default=True,
