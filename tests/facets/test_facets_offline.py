@@ -16,7 +16,7 @@ from rt4chart.facets.run import Item, run_diagnoses
 from rt4chart.facets.taxonomy import answer_category, generation_category, token_f1
 from rt4chart.judges.lexical import LexicalJudge
 from rt4chart.text.embed import encoder_available
-from rt4chart.types import Label
+from rt4chart.types import Judgment, Label
 
 
 def split(q):
@@ -241,3 +241,50 @@ def test_facet_prompts_parse_like_the_llm_templates():
         name, version = pid.split(".")
         text = folder.joinpath(f"{pid}.txt").read_text(encoding="utf-8")
         assert load_facet_prompt(name, version) == parse_prompt(name, version, text)
+
+
+class _ScriptedJudge:
+    """Labels a claim by a word it holds, quoting the context sentence that holds the word given beside it."""
+
+    name = "scripted"
+
+    def __init__(self, rules: dict[str, tuple[Label, str]]) -> None:
+        self.rules = rules
+
+    async def judge(self, claims, evidence, *, question=None, stage="local", **_):
+        out = []
+        for c in claims:
+            label, quote = next(((lab, q) for w, (lab, q) in self.rules.items() if w in c.text), (Label.BASELESS, ""))
+            found = quote and quote in evidence
+            out.append(Judgment(label=label if found or label is Label.BASELESS else Label.BASELESS,
+                                evidence=(quote,) if found and label is not Label.BASELESS else ()))
+        return out
+
+
+@needs_bm25s
+async def test_a_claim_in_its_own_words_addresses_the_only_facet():
+    rec = {"id": "lift", "question": "Is the museum accessible for wheelchair users?",
+           "context": ["The museum is in the old customs house by the harbour.",
+                       "A lift serves every floor and the main entrance has step-free access."],
+           "answer": "There is a lift to every floor and step-free access at the main entrance."}
+    judge = _ScriptedJudge({"lift": (Label.ENTAILED, "A lift serves every floor")})
+    d = await Diagnoser(judge=judge, relevance=Relevance(encoder=None)).diagnose(rec)
+    (facet,) = d.facets
+    assert d.claims[0].similarity[0] < 0.2  # under the address threshold, yet it answers the only facet
+    assert d.claims[0].facets == (0,)
+    assert facet.answer.status == "supported" and not facet.answer.rule.startswith("A0")
+
+
+@needs_bm25s
+async def test_a_chunk_holding_a_claims_evidence_was_retrieved_for_its_facet():
+    rec = {"id": "pool", "question": "When does the pool open on Sundays?",
+           "context": ["The leisure centre has a 25-metre pool and a gym.",
+                       "Opening hours: weekdays 6:00 to 22:00, weekends 8:00 to 20:00."],
+           "answer": "The pool opens at 6 am on Sundays."}
+    judge = _ScriptedJudge({"6 am": (Label.CONTRADICTED, "weekends 8:00 to 20:00")})
+    d = await Diagnoser(judge=judge, relevance=Relevance(encoder=None), relevance_threshold=0.9).diagnose(rec)
+    (facet,) = d.facets
+    assert not any(c.relevant for c in facet.cells)  # no chunk scores as relevant ...
+    assert facet.answer.label == Label.CONTRADICTED
+    assert facet.answer.retrieved and facet.category == "evidence_misalignment"  # ... but chunk 1 held the evidence
+    assert facet.answer.rule.startswith("A4")

@@ -31,7 +31,7 @@ from ..io import CONTEXT_SEPARATOR, check_context, check_text, join_context
 from ..meter import metering
 from ..text.align import locate
 from ..text.segment import make_chunks, split_sentences, validate_window
-from ..types import AuditResult, Claim, Label, Usage
+from ..types import AuditResult, Claim, ClaimVerdict, Label, Usage
 from ..llm.ask import ask
 from ._model import (
     MODES, AnswerDiagnosis, Cell, ChunkRef, ClaimRef, Diagnosis, Facet, FacetDiagnosis, GenerationDiagnosis,
@@ -52,6 +52,11 @@ class AnswerReply(BaseModel):
 
     answer: str = Field(description="One or two sentences that answer the question.")
     answerable: bool = Field(description="False when the answer cannot be given (from the chunks, in Strict RAG).")
+
+
+def holding_evidence(claims: Sequence[ClaimVerdict], chunks: Sequence[ChunkRef]) -> set[int]:
+    """The chunks (their ``index``) that overlap a context evidence span of ``claims``."""
+    return {ch.index for c in claims for ev in c.evidence for ch in chunks if ev.start < ch.end and ch.start < ev.end}
 
 
 def make_chunk_refs(context: str | Sequence[str], window: int, overlap: int) -> tuple[str, list[ChunkRef]]:
@@ -177,6 +182,7 @@ class Diagnoser:
             audit = await self.auditor.audit({"id": rec["id"] if rec["id"] is not None else 0, "context": context,
                                               "question": question, "answer": rec["answer"]})
             claim_refs = self._assign(audit, facets)
+        verdicts = {v.index: v for v in audit.claims} if audit is not None else {}
 
         # statements per facet: the mode answers that say something, and the claims assigned to the facet
         statements: list[dict[str, str]] = []
@@ -206,13 +212,15 @@ class Diagnoser:
             ans = None
             if audit is not None:
                 mine = [c for c in claim_refs if f.index in c.facets]
-                status, category, label, rule = answer_category([c.label for c in mine],
-                                                                retrieved=any(c.relevant for c in cells))
-                sufficient = any(c.relevant and any(lab == Label.ENTAILED for k, lab in c.nli.items()
-                                                    if k.startswith("claim:")) for c in cells)
+                # a chunk that holds the evidence the audit found for one of the facet's claims was retrieved
+                # for it, whatever its relevance score
+                held = holding_evidence([verdicts[c.index] for c in mine], chunks)
+                retrieved = any(c.relevant for c in cells) or bool(held)
+                status, category, label, rule = answer_category([c.label for c in mine], retrieved=retrieved)
+                sufficient = any((c.relevant or c.chunk in held) and any(
+                    lab == Label.ENTAILED for k, lab in c.nli.items() if k.startswith("claim:")) for c in cells)
                 ans = AnswerDiagnosis(claims=tuple(c.index for c in mine), status=status, label=label,
-                                      retrieved=any(c.relevant for c in cells), sufficient=sufficient,
-                                      category=category, rule=rule)
+                                      retrieved=retrieved, sufficient=sufficient, category=category, rule=rule)
             category = gen.category if gen is not None else (ans.category if ans is not None else None)
             if category is None:
                 category = "unaddressed"
@@ -275,16 +283,24 @@ class Diagnoser:
     def _assign(self, audit: AuditResult, facets: list[Facet]) -> list[ClaimRef]:
         """Each audited claim addresses the facets it is relevant to: relevance at least ``address_threshold`` and
         within ``ADDRESS_MARGIN`` of its most relevant facet (a claim that names both compared entities addresses
-        both facets; one that shares only a phrase with a second facet does not)."""
+        both facets; one that shares only a phrase with a second facet does not). A claim under the threshold for
+        every facet addresses its most relevant one when it shares anything with it, or the only facet: an answer
+        in its own words ("There is a lift to every floor" for "Is the museum accessible?") still answers."""
         claims = list(audit.claims)
         if not claims:
             return []
         sim = self.relevance.score([f.text for f in facets], [c.text for c in claims]).relevance
         best = sim.max(axis=0)
+
+        def addresses(j: int) -> tuple[int, ...]:
+            chosen = tuple(f.index for i, f in enumerate(facets)
+                           if sim[i, j] >= self.address_threshold and sim[i, j] >= best[j] - ADDRESS_MARGIN)
+            if chosen or not (best[j] > 0 or len(facets) == 1):
+                return chosen
+            return (facets[int(sim[:, j].argmax())].index,)
+
         return [
-            ClaimRef(index=c.index, text=c.text, label=c.label,
-                     facets=tuple(f.index for i, f in enumerate(facets)
-                                  if sim[i, j] >= self.address_threshold and sim[i, j] >= best[j] - ADDRESS_MARGIN),
+            ClaimRef(index=c.index, text=c.text, label=c.label, facets=addresses(j),
                      similarity=tuple(round(float(sim[i, j]), 4) for i in range(len(facets))),
                      spans=tuple((sp.start, sp.end) for sp in c.answer_spans))
             for j, c in enumerate(claims)

@@ -15,7 +15,8 @@ Without generation (the given answer A, audited claim by claim), per facet:
 - A0 unaddressed: no claim of A was assigned to the facet;
 - A1 unverified: the facet's claims could not all be judged;
 - A2 robust: every claim of the facet is entailed (final audit label);
-- A3 evidence_failure: a claim is contradicted or baseless and no chunk is relevant to the facet;
+- A3 evidence_failure: a claim is contradicted or baseless and no chunk is relevant to the facet (a chunk that
+  holds the audit's evidence for one of the facet's claims counts as relevant);
 - A4 evidence_misalignment: a claim is contradicted or baseless although a relevant chunk was retrieved.
 """
 
