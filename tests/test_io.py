@@ -15,7 +15,7 @@ def test_a_valid_record_becomes_a_frozen_record():
     rec = validate_record({"id": 7, "context": ["Paris is in France.", "Rome is in Italy."], "question": "",
                            "answer": "Rome is in Italy.", "task": "QA", "extra": 1})
     assert rec == Record(id=7, context="Paris is in France.\n\nRome is in Italy.", question=None,
-                         answer="Rome is in Italy.", task="QA")
+                         answer="Rome is in Italy.", task="QA", passages=("Paris is in France.", "Rome is in Italy."))
     assert rec.context == join_context(["Paris is in France.", "Rome is in Italy."])
     with pytest.raises(dataclasses.FrozenInstanceError):
         rec.answer = "changed"

@@ -84,6 +84,7 @@ def print_records(lines: Any, console: Any) -> None:
         label = rec["label"]
         console.print(f"[bold]{name}[/bold]  [{_STYLE[label]}]{label}[/{_STYLE[label]}]"
                       f"  ({counted(len(rec['claims']), 'claim')})")
+        checked = {c["claim"]: c for c in (rec.get("citation_check") or {}).get("claims", ())}
         for c in rec["claims"]:
             style = _STYLE[c["label"]]
             mark = "✓" if c["label"] == "entailed" else "✗"
@@ -93,3 +94,9 @@ def print_records(lines: Any, console: Any) -> None:
             for ev in c["evidence"][:1]:
                 where = f"evidence (sentence {', '.join(map(str, ev['sentence_ids']))}):"
                 console.print(f"     [dim]{where}[/dim] {escape(cut(ev['text'], room - 6 - len(where)))}")
+            cite = checked.get(c["index"])
+            if cite and cite["status"] not in ("supported", "not_needed"):
+                cites = ", ".join(map(str, cite["passages"])) or "none"
+                held = ", ".join(map(str, cite.get("evidence_passages", ()))) or "none"
+                console.print(f"     [yellow]citation {cite['status']}[/yellow] [dim](cites passage {cites}; the "
+                              f"evidence is in passage {held}): {escape(cut(cite['reason'], room - 60))}[/dim]")

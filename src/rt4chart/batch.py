@@ -55,6 +55,8 @@ class BatchSummary:
     needs_review: int = 0  #: results no judge confirmed (``hallucinated`` None, label unverified)
     answer_labels: Counter = field(default_factory=Counter)
     claim_labels: Counter = field(default_factory=Counter)
+    #: the claims' citation statuses, over the results that carry a citation check (``citation_check``)
+    citations: Counter = field(default_factory=Counter)
     calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -74,6 +76,8 @@ class BatchSummary:
         self.answer_labels[item.label.value] += 1
         for claim in item.claims:
             self.claim_labels[claim.label.value] += 1
+        for checked in (item.citation_check or {}).get("claims", ()):
+            self.citations[checked["status"]] += 1
         if reused:
             self.reused += 1
             return

@@ -135,7 +135,8 @@ def validate_record(raw: Any, index: Optional[int] = None, fields: FieldMap = Fi
     answer = check_text(raw.get(fields.answer), record=rid, field=fields.answer, required=True)
     question = check_text(raw.get(fields.question), record=rid, field=fields.question, required=False)
     task = check_text(raw.get(fields.task), record=rid, field=fields.task, required=False)
-    return Record(id=rid, context=context, question=question or None, answer=answer, task=task)
+    return Record(id=rid, context=context, question=question or None, answer=answer, task=task,
+                  passages=tuple(ctx) if isinstance(ctx, list) else None)
 
 
 def id_key(rid: Union[str, int]) -> str:

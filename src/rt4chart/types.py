@@ -32,6 +32,9 @@ class Record(Mapping[str, Any]):
     question: Optional[str] = None
     answer: str
     task: Optional[str] = None
+    #: the passages of a list context, as given (``context`` is them joined); None for a string context. Citation
+    #: markers in the answer name them (marker n = the n-th passage: ``rt4chart.audit.citations``)
+    passages: Optional[tuple[str, ...]] = None
 
     def __getitem__(self, key: str) -> Any:
         if key not in _RECORD_KEYS:
@@ -256,6 +259,13 @@ class AuditResult(_Frozen):
     routed: Optional[Literal["accepted", "verified"]] = None
     risk: Optional[float] = None
     errors: tuple[RecordError, ...] = ()
+    #: the check of the answer's citations against its passages (``rt4chart.audit.citations.CitationReport``'s
+    #: JSON), when the auditor checks citations and the context is a list of passages; else None and left out of
+    #: ``to_json``
+    citation_check: Optional[dict] = None
 
     def to_json(self) -> dict:
-        return self.model_dump(mode="json")
+        out = self.model_dump(mode="json")
+        if out["citation_check"] is None:
+            del out["citation_check"]
+        return out

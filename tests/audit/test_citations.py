@@ -65,3 +65,26 @@ def test_a_needless_second_citation_is_irrelevant_for_precision():
 def test_an_answer_without_markers_needs_no_citation():
     report = _check("The museum opens at nine in the morning.")
     assert _statuses(report) == [CitationStatus.NOT_NEEDED] and report.recall is None and report.precision is None
+
+
+def test_the_misattributed_claim_names_the_passage_its_evidence_is_in():
+    report = _check("Tickets cost twelve euros for adults [1].")
+    assert report.claims[0].evidence_passages == (2,)
+    assert report.to_json()["claims"][0]["evidence_passages"] == [2]
+
+
+def test_an_auditor_that_checks_citations_writes_them_into_the_result():
+    auditor = build_auditor("lexical", citations=True)
+    listed = asyncio.run(auditor.audit({"id": "r", "context": PASSAGES,
+                                        "answer": "Tickets cost twelve euros for adults [1]."}))
+    assert listed.citation_check["counts"]["misattributed"] == 1
+    assert listed.to_json()["citation_check"]["claims"][0]["passages"] == [1]
+    # a string context has no passages to cite: no check, and no key in the output
+    joined = asyncio.run(auditor.audit({"id": "s", "context": " ".join(PASSAGES),
+                                        "answer": "Tickets cost twelve euros."}))
+    assert joined.citation_check is None and "citation_check" not in joined.to_json()
+    # the check is part of what a baseline result must match
+    assert auditor.fingerprint != build_auditor("lexical").fingerprint
+    plain = asyncio.run(build_auditor("lexical").audit({"id": "r", "context": PASSAGES,
+                                                         "answer": "Tickets cost twelve euros for adults [1]."}))
+    assert plain.citation_check is None and plain.label == listed.label

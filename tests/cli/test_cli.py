@@ -194,3 +194,22 @@ def test_options_the_judge_does_not_read_are_usage_errors(tmp_path, monkeypatch,
     res = _run("audit", str(RECORDS), "-o", str(tmp_path / "out.jsonl"), *args)
     assert res.exit_code == 2 and message in " ".join(res.output.split()), res.output
     assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_audit_citations_writes_the_check_and_fail_on_exits_3(tmp_path):
+    inp = tmp_path / "cited.jsonl"
+    passages = ["The museum opens at nine in the morning.", "Tickets cost twelve euros for adults."]
+    inp.write_text(json.dumps({"id": "m", "context": passages,
+                               "answer": "Tickets cost twelve euros for adults [1]."}) + "\n")
+    out = tmp_path / "out.jsonl"
+    res = _run("audit", str(inp), "-o", str(out), "--judge", "lexical", "--citations", "--fail-on", "misattributed")
+    assert res.exit_code == 3, res.output
+    assert "1 claim(s) misattributed" in res.output
+    (line,) = [json.loads(x) for x in out.read_text().splitlines()]
+    check = line["citation_check"]["claims"][0]
+    assert (check["status"], check["passages"], check["evidence_passages"]) == ("misattributed", [1], [2])
+    # a status that did not occur passes; --fail-on without --citations is a usage error
+    assert _run("audit", str(inp), "-o", str(tmp_path / "b.jsonl"), "--judge", "lexical", "--citations",
+                "--fail-on", "invalid").exit_code == 0
+    res = _run("audit", str(inp), "-o", str(tmp_path / "c.jsonl"), "--judge", "lexical", "--fail-on", "invalid")
+    assert res.exit_code == 2 and "--citations" in res.output

@@ -156,3 +156,22 @@ def test_five_thousand_records_open_without_freezing(chromium, tmp_path: Path):
     page.wait_for_function(f"document.getElementById('count').textContent === 'showing {n_con:,} of 5,000'")
     assert errors == []
     page.close()
+
+
+def test_a_checked_citation_shows_the_cited_passage_beside_the_deciding_one(chromium, tmp_path: Path):
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from rt4chart.judges.registry import build_auditor
+
+    passages = ["The museum opens at nine in the morning.", "Tickets cost twelve euros for adults."]
+    audit = build_auditor("lexical", citations=True).audit(
+        {"id": "cited", "context": passages, "answer": "Tickets cost twelve euros for adults [1]."})
+    with ThreadPoolExecutor(1) as pool:  # the browser's event loop runs in this thread
+        result = pool.submit(asyncio.run, audit).result()
+    path = write_html([result.to_json()], tmp_path / "report.html")
+    page, errors = _open(chromium, path)
+    page.locator(".claim-span").first.click()
+    text = page.locator("[data-role=detail]").inner_text()
+    assert "misattributed: cites passage 1; the evidence is in passage 2" in text
+    assert errors == []

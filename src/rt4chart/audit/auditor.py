@@ -24,6 +24,7 @@ from ..types import (
     AuditResult, Chunk, Claim, ClaimVerdict, Judgment, Label, Record, RecordError, Sentence, Span, merge_intervals,
 )
 from .calibration import Calibration, fingerprint_with, load_calibration
+from .citations import check_citations
 from .decompose import Decomposer, RuleDecomposer
 from .joins import and_join, or_join
 from .protocols import Judge
@@ -135,6 +136,7 @@ class Auditor:
         concurrency: int = 8,
         fingerprint: Optional[str] = None,
         calibration: "Optional[Union[Calibration, str, os.PathLike[str], Mapping[str, Any]]]" = None,
+        citations: bool = False,
     ) -> None:
         if concurrency < 1:
             raise ConfigError(f"concurrency must be >= 1, got {concurrency}")
@@ -157,6 +159,10 @@ class Auditor:
         if self.calibration is not None:
             self.calibration.check_judge(judge.name, fingerprint)
         self.fingerprint = fingerprint_with(fingerprint, self.calibration)
+        #: check the citations of every answer whose context is a list of passages (``AuditResult.citation_check``)
+        self.citations = citations
+        if citations and self.fingerprint:
+            self.fingerprint += "+citations"
 
     # -- one record ---------------------------------------------------------------------------------------------
     async def audit(self, record: Union[Record, Mapping[str, Any]], *, index: Optional[int] = None) -> AuditResult:
@@ -166,9 +172,12 @@ class Auditor:
         with metering() as meter:
             started = time.perf_counter()
             result = await self._audit(rec)
+            if self.calibration is not None:
+                result = self.calibration.apply(result)
+            if self.citations and rec.passages is not None:
+                report = await check_citations(result, rec.passages, self.judge)
+                result = result.model_copy(update={"citation_check": report.to_json()})
             usage = meter.total.model_copy(update={"seconds": round(time.perf_counter() - started, 6)})
-        if self.calibration is not None:
-            result = self.calibration.apply(result)
         return result.model_copy(update={"usage": usage, "errors": (*result.errors, *meter.notes)})
 
     async def _audit(self, rec: Record) -> AuditResult:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Optional, Sequence
 
-from ..io import join_context
+from ..io import CONTEXT_SEPARATOR, join_context
 from ..types import AuditResult, Claim, ClaimVerdict, Judgment, Label
 
 
@@ -52,10 +52,13 @@ class ClaimCitation:
     #: the judge's score of the claim against its cited passages together (its risk: higher = less supported);
     #: None when they were not read (no citation, an invalid marker, or a judge that gives no score)
     score: Optional[float] = None
+    #: the passages (numbered from 1) that hold the evidence the audit gave for the claim: the ones that decided it
+    evidence_passages: tuple[int, ...] = ()
 
     def to_json(self) -> dict:
         return {"claim": self.claim, "passages": list(self.passages), "status": self.status.value,
-                "relevant": list(self.relevant), "reason": self.reason, "score": self.score}
+                "relevant": list(self.relevant), "reason": self.reason, "score": self.score,
+                "evidence_passages": list(self.evidence_passages)}
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,17 @@ class CitationReport:
                 "claims": [c.to_json() for c in self.claims]}
 
 
+def evidence_passages(verdict: ClaimVerdict, passages: Sequence[str]) -> tuple[int, ...]:
+    """The passages (numbered from 1) of the joined context (``io.join_context``) that the verdict's evidence lies
+    in."""
+    bounds, pos = [], 0
+    for part in passages:
+        bounds.append((pos, pos + len(part)))
+        pos += len(part) + len(CONTEXT_SEPARATOR)
+    return tuple(n for n, (start, end) in enumerate(bounds, 1)
+                 if any(ev.start < end and start < ev.end for ev in verdict.evidence))
+
+
 def _claim(verdict: ClaimVerdict) -> Claim:
     return Claim(index=verdict.index, text=verdict.text, sentence_index=verdict.sentence_index,
                  answer_spans=verdict.answer_spans, citations=verdict.citations)
@@ -119,18 +133,19 @@ async def check_citations(result: AuditResult, passages: Sequence[str], judge: A
     cites_any = any(v.citations for v in result.claims) if cites is None else cites
     out: list[ClaimCitation] = []
     for v in result.claims:
+        deciding = evidence_passages(v, passages)
         cited = tuple(dict.fromkeys(p for c in v.citations for p in c.passages))
         if any(not 1 <= p <= n or not passages[p - 1].strip() for p in cited):
             bad = ", ".join(str(p) for p in cited if not 1 <= p <= n)
             empty = ", ".join(str(p) for p in cited if 1 <= p <= n and not passages[p - 1].strip())
             out.append(ClaimCitation(v.index, cited, CitationStatus.INVALID,
                                      reason=f"a marker names passage {bad}; the context has {n}" if bad else
-                                     f"the cited passage {empty} has no text"))
+                                     f"the cited passage {empty} has no text", evidence_passages=deciding))
             continue
         if not cited:
             needed = cites_any and v.label is not Label.UNVERIFIED
             out.append(ClaimCitation(v.index, (), CitationStatus.UNCITED if needed else CitationStatus.NOT_NEEDED,
-                                     reason="no citation" if needed else ""))
+                                     reason="no citation" if needed else "", evidence_passages=deciding))
             continue
         claim = _claim(v)
         judged = await _judged(judge, claim, join_context([passages[p - 1] for p in cited]), result.question)
@@ -153,5 +168,5 @@ async def check_citations(result: AuditResult, passages: Sequence[str], judge: A
         else:
             status, reason = CitationStatus.UNSUPPORTED, f"neither the cited passages nor the context support it " \
                                                          f"(audit: {v.label.value})"
-        out.append(ClaimCitation(v.index, cited, status, relevant, reason, judged.score))
+        out.append(ClaimCitation(v.index, cited, status, relevant, reason, judged.score, deciding))
     return CitationReport(tuple(out))

@@ -7,7 +7,8 @@ One module of this package a command (``audit``, ``eval``, ``triage``, ...) and 
 
 Exit codes: 0 every record audited; 1 some records failed (their error records are in the output) or some LLM
 calls failed (their records' ``errors`` say so); 2 usage or input error (bad option, unreadable input file, an LLM
-endpoint that rejects the request or cannot be reached); 3 (``diff`` only) a ``--fail-on`` rule tripped.
+endpoint that rejects the request or cannot be reached); 3 a ``--fail-on`` rule tripped (``diff``; ``audit
+--citations``, when no record failed).
 """
 
 from __future__ import annotations

@@ -17,8 +17,10 @@ from ..judges.registry import JUDGES, judge_help
 from ..llm.prompt_versions import DEFAULT_LLM, PROMPT_VERSIONS, lookup, names
 
 #: the commands' exit codes: 0 done; 1 some records failed (their error records are in the output); 2 usage or
-#: input error; ``diff`` adds 3 (a ``--fail-on`` rule tripped)
+#: input error
 EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE = 0, 1, 2
+#: a ``--fail-on`` rule tripped (``diff``; ``audit --citations``)
+EXIT_RULE_TRIPPED = 3
 
 _NAMES = ("id", "context", "question", "answer")
 

@@ -13,8 +13,8 @@ import click
 
 from ..errors import BackendError, ConfigError, InputError, MissingDependencyError, PhoenixError, Rt4chartError
 from ..input_check import check_input, tabular
-from ._options import EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE, auditor_options, estimate_options, field_options, \
-    judge_options
+from ._options import EXIT_OK, EXIT_RECORD_ERRORS, EXIT_RULE_TRIPPED, EXIT_USAGE, auditor_options, \
+    estimate_options, field_options, judge_options
 
 
 def build_auditor(**judge_kw: Any) -> Any:
@@ -42,6 +42,9 @@ def _print_summary(summary: Any, console: Any, *, baseline: bool = False) -> Non
         table.add_row(f"claims {label}", str(summary.claim_labels.get(label, 0)))
     table.add_row("errors", str(summary.errors) + (f" (+{summary.previous_errors} in earlier runs)"
                                                    if summary.previous_errors else ""))
+    if summary.citations:
+        table.add_row("claims by citation", ", ".join(f"{status} {n}" for status, n in
+                                                      sorted(summary.citations.items())))
     if summary.noted:
         table.add_row("audited with notes", f"{summary.noted} (see their errors field)")
     if summary.failed_calls:
@@ -85,6 +88,14 @@ def _print_summary(summary: Any, console: Any, *, baseline: bool = False) -> Non
               help="accept this fraction of lowest-risk records with the RAGScope gate, without judging them; "
               "the gate reads words only and misses contradictions that reuse the context's words "
               "(rt4chart triage --help)")
+@click.option("--citations", is_flag=True,
+              help="check the answer's citation markers ([1], [2][3], [1, 3]; marker n = the n-th passage) against "
+              "the passages of a list context: per claim supported / misattributed / unsupported / "
+              "contradicted_by_cited / uncited / invalid, per answer ALCE citation recall and precision, in each "
+              "result's citation_check (docs/citations.md)")
+@click.option("--fail-on", "fail_on", multiple=True, metavar="STATUS",
+              type=click.Choice(["misattributed", "unsupported", "contradicted_by_cited", "uncited", "invalid"]),
+              help="with --citations: exit 3 when a claim's citation has this status (repeat for several; for CI)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar or summary")
 @click.option("--allow-empty", is_flag=True, help="accept an INPUT without records (else an input error, exit 2)")
 @click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
@@ -126,15 +137,20 @@ def audit(**args: Any) -> None:
 
 def _audit(input_path: str, output: Optional[str], resume: bool, retry_errors: bool, baseline: Optional[str],
            fmt: Optional[str], source: str, project: Optional[str], since: Optional[str], write_back: bool,
-           phoenix_api_key: Optional[str], fields: Any, gate_accept: Optional[float], quiet: bool,
-           allow_empty: bool, engine: str, address: Optional[str], workers: Optional[int], estimate: bool,
-           tokenizer_file: Optional[str], reasoning_tokens: Optional[int], **judge_kw: Any) -> None:
+           phoenix_api_key: Optional[str], fields: Any, gate_accept: Optional[float], citations: bool,
+           fail_on: tuple[str, ...], quiet: bool, allow_empty: bool, engine: str, address: Optional[str],
+           workers: Optional[int], estimate: bool, tokenizer_file: Optional[str], reasoning_tokens: Optional[int],
+           **judge_kw: Any) -> None:
     from .._console import closed_pipe, print_error, print_records, stderr_console
     from ..batch import read_baseline, run_batch
     from ..resume import is_parquet_output
     from ..io import json_objects, read_rows, writes_over_input
 
     console = stderr_console()
+    if fail_on and not citations:
+        raise click.UsageError("--fail-on reads the citation check: add --citations")
+    if citations and (estimate or engine != "local"):
+        raise click.UsageError("--citations works with --engine local, without --estimate")
     if source != "records" and (estimate or engine != "local" or fmt):
         raise click.UsageError(f"--from {source} works with --engine local, without --format and --estimate")
     _phoenix_options(source, project, since, write_back, output)
@@ -162,7 +178,7 @@ def _audit(input_path: str, output: Optional[str], resume: bool, retry_errors: b
     if output and is_parquet_output(output):
         raise click.UsageError(f"-o/--output {output} is a Parquet folder, which only --engine ray writes")
     try:
-        auditor = build_auditor(**judge_kw)
+        auditor = build_auditor(**judge_kw, citations=citations)
         if source == "openinference":
             from ..traces import trace_rows
 
@@ -205,7 +221,13 @@ def _audit(input_path: str, output: Optional[str], resume: bool, retry_errors: b
         _print_summary(summary, console, baseline=previous is not None)
     if answers is not None:
         _write_back(input_path, phoenix_api_key, answers, output, console, quiet)
-    sys.exit(EXIT_RECORD_ERRORS if summary.failed else EXIT_OK)
+    tripped = {status: summary.citations[status] for status in fail_on if summary.citations[status]}
+    if summary.failed:
+        sys.exit(EXIT_RECORD_ERRORS)
+    if tripped:
+        print_error(console, "--fail-on: " + ", ".join(f"{n} claim(s) {status}" for status, n in tripped.items()))
+        sys.exit(EXIT_RULE_TRIPPED)
+    sys.exit(EXIT_OK)
 
 
 def _phoenix_options(source: str, project: Optional[str], since: Optional[str], write_back: bool,

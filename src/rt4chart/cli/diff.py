@@ -14,9 +14,8 @@ from typing import Any, Optional
 import click
 
 from ..errors import ConfigError, InputError
-from ._options import EXIT_OK, EXIT_USAGE, write_output
+from ._options import EXIT_OK, EXIT_RULE_TRIPPED, EXIT_USAGE, write_output
 
-EXIT_RULE_TRIPPED = 3  # a --fail-on rule tripped
 _SHOWN = 10  # newly hallucinated records listed on the console
 
 

@@ -328,6 +328,7 @@ def build_auditor(
     concurrency: int = 8,
     decomposition: Optional[str] = None,
     calibration: Any = None,
+    citations: bool = False,
     **judge_options: Any,
 ) -> Auditor:
     """An ``Auditor`` for a judge name and options: the one factory of the CLI, the server, ``eval run`` and
@@ -341,7 +342,8 @@ def build_auditor(
     ``no_tagger``, ``model_dir``; LLM: the ``Endpoint`` fields ``base_url``, ``model``, ``api_key``, ``cache``, ...
     and the ``LLMJudgeOptions`` ones; and ``backend``: a ``ChatBackend`` in place of the endpoint's own).
     ``calibration``: a ``Calibration`` or the file ``rt4chart calibrate`` wrote, fitted on this judge's scores
-    (``Auditor``'s argument). Raises ``ConfigError`` for an unknown judge, an option the chosen judge does not read,
+    (``Auditor``'s argument). ``citations``: check each answer's citations against its passages (``Auditor``'s
+    argument). Raises ``ConfigError`` for an unknown judge, an option the chosen judge does not read,
     bad W/O, or a calibration of another judge.
     """
     options = {**judge_options, "concurrency": concurrency}
@@ -355,7 +357,7 @@ def build_auditor(
     return Auditor(judge=made, decomposer=decomposer, window=window, overlap=overlap,
                    global_verification=global_verification, prefilter=prefilter, concurrency=concurrency,
                    fingerprint=judge_fingerprint(made, decomposer or RuleDecomposer(), config, options),
-                   calibration=calibration)
+                   calibration=calibration, citations=citations)
 
 
 #: options that change how a judge is reached, paced or paid for, not what it decides: not in the fingerprint

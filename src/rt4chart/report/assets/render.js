@@ -234,6 +234,15 @@
       dlRow(dl, "focus chunk", isInt(c.focus_chunk) ? c.focus_chunk : null);
       dlRow(dl, "reason", c.reason ? str(c.reason) : null);
       dlRow(dl, "score", typeof c.score === "number" ? c.score.toFixed(3) : null);
+      /* The citation check (audit --citations): the passages the claim cites beside the ones its evidence is in. */
+      var cited = asArray(rec.citation_check && rec.citation_check.claims).filter(function (x) {
+        return x && x.claim === c.index;
+      })[0];
+      if (cited) {
+        dlRow(dl, "citation", str(cited.status) + ": cites passage " + (asArray(cited.passages).join(", ") || "none")
+          + "; the evidence is in passage " + (asArray(cited.evidence_passages).join(", ") || "none")
+          + (cited.reason ? " (" + str(cited.reason) + ")" : ""));
+      }
       var evidence = asArray(c.evidence);
       if (evidence.length) {
         var qs = el("div");
