@@ -27,7 +27,7 @@ from typing import Any, Iterable, Iterator, Optional, Sequence, Union
 from pydantic import ValidationError
 
 from .errors import InputError
-from .types import AuditResult, Record, RecordError
+from .types import AuditResult, Citation, Record, RecordError
 
 CONTEXT_SEPARATOR = "\n\n"
 
@@ -113,6 +113,80 @@ def check_context(value: Any, *, record: Any, field: str = "context") -> Union[s
     return check_text(value, record=record, field=field, required=True)  # type: ignore[return-value]
 
 
+def answer_blocks(value: Any, *, record: Any, field: str = "answer") -> tuple[str, list[dict]]:
+    """An answer given as a model API's content blocks (Anthropic's ``[{"type": "text", "text": ..., "citations":
+    [...]}]``): the blocks' texts joined as written, and each block citation with the block's offsets in that text
+    (``start``, ``end``) added, for ``read_citations``."""
+    text, cited = "", []
+    for i, block in enumerate(value):
+        if not isinstance(block, Mapping) or not isinstance(block.get("text"), str):
+            raise InputError("must be a text block (an object with a 'text' string)", record=record,
+                             field=f"{field}[{i}]")
+        start = len(text)
+        text += block["text"]
+        for c in block.get("citations") or ():
+            if isinstance(c, Mapping):
+                cited.append({**c, "start": start, "end": len(text)})
+    return text, cited
+
+
+#: the keys that name the passages a provider's citation cites, and whether their numbers count from 0
+_CITED_KEYS = (("passages", False), ("document_ids", False), ("sources", False), ("document_index", True),
+               ("file_id", False), ("filename", False), ("url", False))
+
+
+def _cited_passages(item: Mapping, ids: Optional[Sequence[Any]]) -> tuple[int, ...]:
+    """The passage numbers (from 1) one citation object names; 0 for a name that is no passage's."""
+    names: list[Any] = []
+    zero_based = False
+    for key, from_zero in _CITED_KEYS:
+        value = item.get(key)
+        if value is None:
+            continue
+        if key == "sources":  # Cohere: [{"id": ...}] or [{"document": {"id": ...}}]
+            value = [(v.get("document") or {}).get("id", v.get("id")) if isinstance(v, Mapping) else v for v in value]
+        names += value if isinstance(value, list) else [value]
+        zero_based = from_zero
+        break
+
+    def number(name: Any) -> int:
+        if ids is not None and name in ids:
+            return list(ids).index(name) + 1
+        if isinstance(name, int) and not isinstance(name, bool):
+            return name + 1 if zero_based else name
+        return 0
+
+    return tuple(number(n) for n in names)
+
+
+def read_citations(value: Any, answer: str, ids: Optional[Sequence[Any]], *, record: Any,
+                   field: str = "citations") -> tuple[Citation, ...]:
+    """A record's citations given apart from the answer's text, as ``Citation``s over the answer. Each item is one
+    provider citation: its answer span from ``start``/``end`` (Cohere, and what ``answer_blocks`` adds),
+    ``start_index``/``end_index`` (OpenAI's url_citation) or the point ``index`` (OpenAI's file_citation); the passages
+    it names from ``passages`` (numbers from 1, or ids), ``document_ids`` or ``sources`` (Cohere), ``document_index``
+    (Anthropic, from 0), or ``file_id`` / ``filename`` / ``url`` (OpenAI). An id is looked up in ``ids`` (the record's
+    ``passage_ids``, one per passage); a name that is no passage's becomes passage 0, which the citation check
+    reports as invalid."""
+    if not isinstance(value, list):
+        raise InputError(f"must be a list of citation objects, got {type(value).__name__}", record=record, field=field)
+    out = []
+    for i, item in enumerate(value):
+        where = f"{field}[{i}]"
+        if not isinstance(item, Mapping):
+            raise InputError(f"must be an object, got {type(item).__name__}", record=record, field=where)
+        start = item.get("start", item.get("start_index", item.get("index")))
+        end = item.get("end", item.get("end_index", item.get("index")))
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in (start, end)):
+            raise InputError("needs its answer offsets: start and end (or start_index and end_index, or index)",
+                             record=record, field=where)
+        if not 0 <= start <= end <= len(answer):
+            raise InputError(f"offsets {start}-{end} are outside the answer ({len(answer)} characters)",
+                             record=record, field=where)
+        out.append(Citation(start=start, end=end, marker=answer[start:end], passages=_cited_passages(item, ids)))
+    return tuple(out)
+
+
 def validate_record(raw: Any, index: Optional[int] = None, fields: FieldMap = FieldMap()) -> Record:
     """Check one raw record (a mapping) and return it as a ``Record``.
 
@@ -132,11 +206,23 @@ def validate_record(raw: Any, index: Optional[int] = None, fields: FieldMap = Fi
         raise InputError("is empty or not valid UTF-8", record=where, field=fields.id)
     ctx = check_context(raw.get(fields.context), record=rid, field=fields.context)
     context = join_context(ctx) if isinstance(ctx, list) else ctx
-    answer = check_text(raw.get(fields.answer), record=rid, field=fields.answer, required=True)
+    given, block_citations = raw.get(fields.answer), []
+    if isinstance(given, list):  # a model API's content blocks, with their citations
+        given, block_citations = answer_blocks(given, record=rid, field=fields.answer)
+    answer = check_text(given, record=rid, field=fields.answer, required=True)
     question = check_text(raw.get(fields.question), record=rid, field=fields.question, required=False)
     task = check_text(raw.get(fields.task), record=rid, field=fields.task, required=False)
+    ids = raw.get("passage_ids")
+    if ids is not None and (not isinstance(ids, list) or not isinstance(ctx, list) or len(ids) != len(ctx)):
+        raise InputError("must be a list with one id per passage of the context (a list)", record=rid,
+                         field="passage_ids")
+    cited = raw.get("citations")
+    citations = None
+    if cited is not None or block_citations:
+        citations = read_citations(block_citations + (cited if isinstance(cited, list) else []) if block_citations
+                                   else cited, answer, ids, record=rid)  # type: ignore[arg-type]
     return Record(id=rid, context=context, question=question or None, answer=answer, task=task,
-                  passages=tuple(ctx) if isinstance(ctx, list) else None)
+                  passages=tuple(ctx) if isinstance(ctx, list) else None, citations=citations)
 
 
 def id_key(rid: Union[str, int]) -> str:

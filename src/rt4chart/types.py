@@ -35,6 +35,9 @@ class Record(Mapping[str, Any]):
     #: the passages of a list context, as given (``context`` is them joined); None for a string context. Citation
     #: markers in the answer name them (marker n = the n-th passage: ``rt4chart.audit.citations``)
     passages: Optional[tuple[str, ...]] = None
+    #: the answer's citations given apart from its text (a model API's citation objects, ``io.read_citations``):
+    #: spans of the answer and the passages they name; None when the record gives none
+    citations: "Optional[tuple[Citation, ...]]" = None
 
     def __getitem__(self, key: str) -> Any:
         if key not in _RECORD_KEYS:

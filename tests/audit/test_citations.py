@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from rt4chart.audit.citations import CitationStatus, check_citations
 from rt4chart.judges.registry import build_auditor
 
@@ -88,3 +90,56 @@ def test_an_auditor_that_checks_citations_writes_them_into_the_result():
     plain = asyncio.run(build_auditor("lexical").audit({"id": "r", "context": PASSAGES,
                                                          "answer": "Tickets cost twelve euros for adults [1]."}))
     assert plain.citation_check is None and plain.label == listed.label
+
+
+def _checked(record):
+    auditor = build_auditor("lexical", citations=True)
+    return asyncio.run(auditor.audit({"id": "p", "context": PASSAGES, **record})).citation_check
+
+
+def test_anthropic_content_blocks_cite_by_document_index_from_zero():
+    check = _checked({"answer": [
+        {"type": "text", "text": "Tickets cost twelve euros for adults.",
+         "citations": [{"type": "char_location", "cited_text": "Tickets cost twelve euros", "document_index": 1}]},
+        {"type": "text", "text": " The museum is closed on Mondays.",
+         "citations": [{"type": "char_location", "cited_text": "closed", "document_index": 0}]}]})
+    assert [(c["passages"], c["status"]) for c in check["claims"]] == [([2], "supported"), ([1], "misattributed")]
+
+
+def test_cohere_spans_cite_sources_by_passage_id():
+    answer = "Tickets cost twelve euros for adults. The museum opens at nine in the morning."
+    check = _checked({"answer": answer, "passage_ids": ["doc_a", "doc_b", "doc_c"], "citations": [
+        {"start": 0, "end": 36, "text": answer[:36], "sources": [{"type": "document", "id": "doc_b"}]},
+        {"start": 38, "end": len(answer) - 1, "text": "x", "document_ids": ["doc_c"]}]})
+    assert [(c["passages"], c["status"]) for c in check["claims"]] == [([2], "supported"), ([3], "misattributed")]
+
+
+def test_openai_file_citations_cite_the_claim_before_their_index():
+    answer = "Tickets cost twelve euros for adults. The museum opens at nine in the morning."
+    check = _checked({"answer": answer, "passage_ids": ["f1", "f2", "f3"], "citations": [
+        {"type": "file_citation", "index": 37, "file_id": "f2"},
+        {"type": "url_citation", "start_index": 38, "end_index": len(answer), "url": "https://nowhere.example"}]})
+    assert [(c["passages"], c["status"]) for c in check["claims"]] == [([2], "supported"), ([0], "invalid")]
+
+
+def test_given_citations_join_the_inline_markers_of_the_same_claim():
+    check = _checked({"answer": "Tickets cost twelve euros for adults [1].",
+                      "citations": [{"start": 0, "end": 36, "passages": [2]}]})
+    assert sorted(check["claims"][0]["passages"]) == [1, 2]
+
+
+@pytest.mark.parametrize("record, field, message", [
+    ({"citations": "doc_a"}, "citations", "must be a list"),
+    ({"citations": [3]}, "citations[0]", "must be an object"),
+    ({"citations": [{"passages": [1]}]}, "citations[0]", "needs its answer offsets"),
+    ({"citations": [{"start": 0, "end": 999, "passages": [1]}]}, "citations[0]", "outside the answer"),
+    ({"passage_ids": ["a"]}, "passage_ids", "one id per passage"),
+    ({"answer": [{"type": "image"}]}, "answer[0]", "text block"),
+])
+def test_a_bad_citation_field_names_the_record_and_the_field(record, field, message):
+    from rt4chart.errors import InputError
+    from rt4chart.io import validate_record
+
+    with pytest.raises(InputError, match=message) as err:
+        validate_record({"id": "bad", "context": PASSAGES, "answer": "Tickets cost twelve euros.", **record})
+    assert err.value.field == field and err.value.record == "bad"

@@ -24,7 +24,7 @@ from ..types import (
     AuditResult, Chunk, Claim, ClaimVerdict, Judgment, Label, Record, RecordError, Sentence, Span, merge_intervals,
 )
 from .calibration import Calibration, fingerprint_with, load_calibration
-from .citations import check_citations
+from .citations import attach_citations, check_citations
 from .decompose import Decomposer, RuleDecomposer
 from .joins import and_join, or_join
 from .protocols import Judge
@@ -187,6 +187,8 @@ class Auditor:
         # worker thread, as the judges' work does, so that the event loop (a server's) stays free meanwhile
         sentences, chunks = await asyncio.to_thread(self._segment, context)
         claims, decomposed, notes = await self._decompose(answer, question)
+        if rec.citations:
+            claims = attach_citations(claims, rec.citations)
         if not claims:
             # nothing was checked, so nothing may be called entailed (never fail open)
             return AuditResult(

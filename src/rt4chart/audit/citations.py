@@ -2,7 +2,9 @@
 Gao et al. 2023, read per claim).
 
 The context is a list of passages and the answer cites them by inline markers ("[1]", "[2][3]", "[1, 3]": marker n =
-the n-th passage; ``text.markup`` finds them and the decomposer keeps each claim's in ``Claim.citations``). A claim
+the n-th passage; ``text.markup`` finds them and the decomposer keeps each claim's in ``Claim.citations``), or by
+citation objects given beside the answer (a model API's: ``io.read_citations`` reads them into ``Record.citations``,
+``attach_citations`` gives each to the claims it covers). A claim
 is judged again against its cited passages alone, by the judge that audited the answer:
 
 - ``supported``: its cited passages entail it;
@@ -26,7 +28,7 @@ from enum import Enum
 from typing import Any, Optional, Sequence
 
 from ..io import CONTEXT_SEPARATOR, join_context
-from ..types import AuditResult, Claim, ClaimVerdict, Judgment, Label
+from ..types import AuditResult, Citation, Claim, ClaimVerdict, Judgment, Label
 
 
 class CitationStatus(str, Enum):
@@ -100,6 +102,26 @@ class CitationReport:
                 "claims_needing": len(self.needing), "citations": sum(len(c.passages) for c in self.claims),
                 "counts": {s.value: self.count(s) for s in CitationStatus},
                 "claims": [c.to_json() for c in self.claims]}
+
+
+def attach_citations(claims: Sequence[Claim], citations: Sequence[Citation]) -> list[Claim]:
+    """``claims`` with the citations given apart from the answer's text (``Record.citations``) added to the ones
+    their text carried: a citation cites the claims whose answer spans it overlaps; one that overlaps none (a point
+    after a sentence, as OpenAI's file citations are) cites the claim that ends nearest before it, or else the first
+    claim after it."""
+    extra: dict[int, list[Citation]] = {}
+    for cit in citations:
+        hit = [i for i, c in enumerate(claims) if any(sp.start < max(cit.end, cit.start + 1) and cit.start < sp.end
+                                                      for sp in c.answer_spans)]
+        if not hit:
+            ends = [(max(sp.end for sp in c.answer_spans), i) for i, c in enumerate(claims) if c.answer_spans
+                    and max(sp.end for sp in c.answer_spans) <= cit.start]
+            after = [i for i, c in enumerate(claims) if c.answer_spans]
+            hit = [max(ends)[1]] if ends else after[:1]
+        for i in hit:
+            extra.setdefault(i, []).append(cit)
+    return [c.model_copy(update={"citations": tuple(sorted((*c.citations, *extra[i]), key=lambda x: x.start))})
+            if i in extra else c for i, c in enumerate(claims)]
 
 
 def evidence_passages(verdict: ClaimVerdict, passages: Sequence[str]) -> tuple[int, ...]:
