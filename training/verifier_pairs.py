@@ -93,7 +93,7 @@ def _content(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z]{4,}", text.lower())}
 
 
-def _near_neutral(texts: list[str], top: int, premise: str) -> Optional[str]:
+def near_neutral(texts: list[str], top: int, premise: str) -> Optional[str]:
     """A sentence of the same context, away from the premise, about the same things (two or more of its content words
     in the premise) yet mostly saying something the premise does not (under half of its content words there): the
     claim of a RAG answer that keeps the subject and adds what the passage never says."""
@@ -132,7 +132,7 @@ def ragtruth_rows(limit: int, rng: random.Random) -> list[dict]:
             far = [i for i in range(len(index.texts)) if i not in a.order[:3] and abs(i - top) > 1]
             if far and rng.random() < 0.5:
                 out.append(_row(index.texts[rng.choice(far)], sent.text, "neutral", "ragtruth-other"))
-            near = _near_neutral(index.texts, top, premise)
+            near = near_neutral(index.texts, top, premise)
             if near:
                 out.append(_row(premise, near, "neutral", "ragtruth-near"))
         if len(out) >= limit:

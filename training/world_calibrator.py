@@ -61,6 +61,7 @@ CANDIDATES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             CALIBRATOR_FEATURES[1:] + COVER + CHECKS + SHAPE + WORDS + ("t_max", "t_mean")),
     "verifier": (CALIBRATOR_FEATURES[1:] + V.COLUMNS, CALIBRATOR_FEATURES[1:] + V.COLUMNS),
     "cover+verifier": (CALIBRATOR_FEATURES[1:] + COVER + V.COLUMNS, CALIBRATOR_FEATURES[1:] + COVER + V.COLUMNS),
+    "checks+verifier": (CALIBRATOR_FEATURES[1:] + CHECKS + V.COLUMNS, CALIBRATOR_FEATURES[1:] + CHECKS + V.COLUMNS),
     "cover+checks+verifier": (CALIBRATOR_FEATURES[1:] + COVER + CHECKS + SHAPE + V.COLUMNS,
                               CALIBRATOR_FEATURES[1:] + COVER + CHECKS + SHAPE + V.COLUMNS),
 }
@@ -93,12 +94,23 @@ def riskiest(d: dict, tagged: bool) -> np.ndarray:
     return np.array(out)
 
 
-def model(iters: int = 200, leaves: int = 15, min_leaf: int = 100, n_features: int = 1, seed: int = 13):
+#: the direction a calibrator's risk must move with a feature (1 up, -1 down) where it has one: more of the claim's
+#: words found, or a likelier entailment, never raise it; more unfound words, numbers or names never lower it (so no
+#: fit can learn that a claim with words the context never has is safe because the verifier entails it)
+MONOTONE = {"c_uncovered": 1, "c_missing_numbers": 1, "c_missing_names": 1, "c_found_frac": -1, "c_cover1": -1,
+            "c_cover_a": -1, "v_entailment": -1, "v_contradiction": 1}
+
+
+def model(iters: int = 200, leaves: int = 15, min_leaf: int = 100, n_features: int = 1, seed: int = 13,
+          names: tuple[str, ...] = ()):
+    """The calibrator: gradient-boosted trees, increasing in the claim probability (the first column) and monotone
+    in ``names`` (the other columns) as ``MONOTONE`` says."""
     from sklearn.ensemble import HistGradientBoostingClassifier
 
+    cst = [1] + [MONOTONE.get(n, 0) for n in names] + [0] * (n_features - 1 - len(names))
     return HistGradientBoostingClassifier(max_iter=iters, learning_rate=0.05, max_leaf_nodes=leaves,
                                           min_samples_leaf=min_leaf, l2_regularization=1.0, early_stopping=False,
-                                          random_state=seed, monotonic_cst=[1] + [0] * (n_features - 1))
+                                          random_state=seed, monotonic_cst=cst)
 
 
 def fit_pair(data: dict[str, dict], sources, names: tuple[tuple[str, ...], tuple[str, ...]]) -> list:
@@ -113,7 +125,7 @@ def fit_pair(data: dict[str, dict], sources, names: tuple[tuple[str, ...], tuple
             y.append(d["y"][i])
             w.append(np.full(len(i), SOURCE_WEIGHT.get(s, 1.0) / len(i)))
         X, y, w = np.concatenate(X), np.concatenate(y), np.concatenate(w)
-        m = model(n_features=X.shape[1])
+        m = model(n_features=X.shape[1], names=feat)
         m.fit(X, y, sample_weight=w * len(w) / w.sum())
         out.append(m)
     return out
@@ -250,7 +262,8 @@ def fit(args) -> None:
     tcard = json.loads((out / TAGGER_CARD).read_text())
     for c, names in ((card, feat[0]), (tcard["trees"], feat[1])):
         c["short_calibrator"] = {
-            "features": ["claim_p", *names], "monotonic": "claim_p", "below_chars": below,
+            "features": ["claim_p", *names], "below_chars": below,
+            "monotonic": {"claim_p": 1, **{n: MONOTONE[n] for n in names if n in MONOTONE}},
             "below": "every length (--every)" if args.every else
                      f"the {SHORT_QUANTILE:.3%} quantile of RAGTruth train's context lengths",
             "trees": 200, "leaves": 15, "learning_rate": 0.05, "min_samples_leaf": 100,

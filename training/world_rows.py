@@ -7,7 +7,9 @@ shipped-calibrated claim probabilities, the claim-model matrix, the rule flags a
 Sources: the RAGTruth validation slice of train by task (``training.splits.validation_records``: out-of-sample for
 the shipped trees, which never saw it) and the NLI sets that ``../shared/data/nli/README.md`` marks **train**, each a
 seeded sample of ``--per-source`` pairs (premise the context, hypothesis the answer, as a user sends them;
-``rt4chart.eval.datasets.load_nli``). No eval-only NLI set and no RAGTruth test record is read. One ``.npz`` per
+``rt4chart.eval.datasets.load_nli``), and ``rag-short``: short answers made from the validation slice's passages,
+half of them adding what the passage never says (``short_answers``). No eval-only NLI set and no RAGTruth test
+record is read. One ``.npz`` per
 source under ``-o``; a source whose file exists is skipped, so a killed run resumes where it stopped.
 """
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
@@ -45,7 +48,57 @@ NLI_TRAIN: dict[str, tuple[str, tuple[str, ...]]] = {
 #: pairs sampled from each NLI set (``--per-source``); the claim verifier never trains on them
 PER_SOURCE = 1500
 RAGTRUTH = ("ragtruth-qa", "ragtruth-summary", "ragtruth-data2txt")
-SOURCES = (*RAGTRUTH, *NLI_TRAIN)
+#: short answers made from the RAGTruth validation slice's passages (``short_answers``)
+RAG_SHORT = "rag-short"
+SOURCES = (*RAGTRUTH, *NLI_TRAIN, RAG_SHORT)
+
+
+@dataclass(frozen=True)
+class ShortAnswer:
+    context: str
+    answer: str
+    hallucinated: bool
+
+
+def short_answers(limit: int, seed: int) -> list[ShortAnswer]:
+    """Short answers against two or three consecutive sentences of a RAGTruth validation passage (under 600
+    characters; the claim verifier never trained on these passages), half of them faithful, half adding what the
+    passage never says: one of its sentences with a phrase of a far sentence of the same document added, or a far
+    sentence about the same things (``verifier_pairs.detail_rows`` and ``near_neutral``). The faithful half: one of its
+    sentences with one of its own phrases dropped, or as it is."""
+    from rt4chart.text.segment import split_sentences
+
+    from .verifier_pairs import detail_rows, near_neutral
+
+    rng = random.Random(f"{seed}:{RAG_SHORT}")
+    contexts = sorted({r.context for r in validation_records() if r.task != "data2txt"})
+    rng.shuffle(contexts)
+    out: list[ShortAnswer] = []
+    for context in contexts:
+        texts = [s.text for s in split_sentences(context)]
+        for start in range(0, max(len(texts) - 1, 0), 2):
+            window = texts[start:start + rng.choice((2, 3))]
+            premise = " ".join(window)
+            if len(premise) >= 600 or len(window) < 2:
+                continue
+            k = rng.randrange(len(window))
+            far = [t for i, t in enumerate(texts) if abs(i - start - k) > 3]
+            rows = detail_rows(window[k], rng.choice(far)) if far else []
+            added = [r["hypothesis"] for r in rows if r["label"] == "neutral"]
+            kept = [r["hypothesis"] for r in rows if r["label"] == "entailment"] or [window[k]]
+            if len(out) % 2 == 0:
+                # a sentence of the window is no "far" sentence: blanked, it is never picked
+                near = near_neutral([t if not start <= i < start + len(window) else "" for i, t in enumerate(texts)],
+                                    start + k, premise)
+                wrong = added[0] if added and (near is None or rng.random() < 0.7) else near
+                if wrong is None:
+                    continue
+                out.append(ShortAnswer(premise, wrong, True))
+            else:
+                out.append(ShortAnswer(premise, kept[0], False))
+        if len(out) >= limit:
+            break
+    return out[:limit]
 
 
 def records_of(source: str, per_source: int, seed: int) -> list:
@@ -53,6 +106,8 @@ def records_of(source: str, per_source: int, seed: int) -> list:
     if source in RAGTRUTH:
         task = source.split("-", 1)[1]
         return [r for r in validation_records() if r.task == task]
+    if source == RAG_SHORT:
+        return short_answers(per_source, seed)
     folder, splits = NLI_TRAIN[source]
     records = load_nli(folder, splits)
     keep = sorted(random.Random(f"{seed}:{source}").sample(range(len(records)), min(per_source, len(records))))
