@@ -124,8 +124,8 @@ def test_the_combination_may_clear_a_locally_flagged_claim(serve, local):
     """A claim the local judge finds baseless is cleared when the combination follows a model sure it is supported;
     its evidence is then the context's nearest sentences. A claim no sentence speaks to (the garden) is the local
     judge's rule's: baseless, whatever the model would say."""
-    record = {"id": "nearly", "context": CONTEXT, "answer": "The reading room has 40 seats and a cafe with a view of "
-              "the harbour. " + GARDEN}
+    record = {"id": "nearly", "context": CONTEXT,
+              "answer": "The reading room offers free wifi to its visitors. " + GARDEN}
     alone = audit(local, record)
     assert [c.label for c in alone.claims] == [Label.BASELESS, Label.BASELESS]
     server = serve(lambda req: Reply.yes_no(0.97))

@@ -22,7 +22,7 @@ CONTEXT = ("The city library opens at 9 a.m. on weekdays. Entry costs 5 euros fo
            "for free. The reading room on the second floor has 40 seats. The city library opens at 9 a.m. on "
            "weekdays.")
 CLAIMS = ["The city library opens at 9 a.m. on weekdays.", "Entry costs 7 euros for adults.",
-          "Children under 12 enter for free.", "The reading room has 40 seats and a cafe with a view of the harbour.",
+          "Children under 12 enter for free.", "The reading room offers free wifi to its visitors.",
           "The building has a rooftop garden with palm trees."]
 
 

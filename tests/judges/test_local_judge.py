@@ -22,6 +22,7 @@ from rt4chart.judges.local import judge as J
 from rt4chart.judges.local import models as M
 from rt4chart.judges.local import rules as R
 from rt4chart.judges.local import tagger as T
+from rt4chart.judges.local import verifier as V
 from rt4chart.judges.registry import make_judge
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "records.jsonl"
@@ -373,9 +374,12 @@ def short_models(tmp_path_factory):
     return d
 
 
-def test_the_shipped_judge_has_no_short_context_calibrator():
+def test_the_shipped_judge_reads_the_claim_verifier_for_short_contexts():
     models = local.LocalJudge()._models
-    assert models.short is None and models.short_t is None and models.verifier is None
+    assert models.short is not None and models.short_t is not None and models.verifier is not None
+    card = json.loads((local.model_dir() / local.CARD).read_text())["short_calibrator"]
+    assert set(V.COLUMNS) <= set(card["features"]) and card["below_chars"] < 1000
+    assert card["monotonic"]["v_entailment"] == -1 and card["monotonic"]["c_missing_numbers"] == 1
 
 
 def test_a_context_shorter_than_the_cards_cut_is_read_by_the_short_context_calibrator(short_models):
@@ -578,3 +582,4 @@ def test_the_judge_reads_no_question_unless_asked():
         asyncio.run(reader.judge(claims, MUSEUM + " ", question="When is entry free?", stage="local"))
         asyncio.run(judge.judge(claims, MUSEUM + "  ", question="When is entry free?", stage="local"))
     assert seen == ["When is entry free?"] * 2 + [None] * 2
+

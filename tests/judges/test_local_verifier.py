@@ -2,6 +2,7 @@
 
 import json
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -143,3 +144,22 @@ def test_a_pair_reads_the_same_beside_others_as_alone(tmp_path):
     beside = verifier.probabilities(["Short.", "A much longer premise with many more words in it."],
                                     ["Yes.", "The claim is longer too."])
     assert np.allclose(beside[0], alone[0])
+
+
+RECORDED = Path(__file__).parent / "data" / "verifier_recorded.json"
+
+
+def test_the_shipped_verifier_gives_the_recorded_probabilities():
+    """python3 -m training.verifier_probes --model-dir src/rt4chart/judges/models --record
+    tests/judges/data/verifier_recorded.json wrote them with the shipped verifier; each pair is read alone, so
+    onnxruntime's int8 kernels give the same numbers up to rounding on any x86 machine."""
+    recorded = json.loads(RECORDED.read_text())
+    verifier = V.Verifier(local.model_dir(), 1)
+    assert verifier.card["version"] == recorded["version"]
+    pairs = recorded["pairs"]
+    got = verifier.probabilities([p["premise"] for p in pairs], [p["claim"] for p in pairs])
+    assert np.allclose(got, [p["probabilities"] for p in pairs], atol=0.02)
+    # the faithful twin of each recorded probe (even rows) is read as more entailed than its changed twin, where
+    # the recording says so
+    for faithful, changed, f_rec, c_rec in zip(got[::2], got[1::2], pairs[::2], pairs[1::2]):
+        assert (faithful[0] > changed[0]) == (f_rec["probabilities"][0] > c_rec["probabilities"][0])

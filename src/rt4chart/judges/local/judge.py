@@ -365,17 +365,12 @@ class LocalJudge:
             # best first (the greedy cover's order), and never a sentence that says otherwise
             quotes, ids = premise(texts, ev.index.supporting(claim.text, a.order)[:3]) \
                 if a is not None and a.order else ((), ())
-            window = ""
-            if not quotes and verdicts is not None and verdicts.decided[i] and V.entails(verdicts.columns[i]):
-                # no sentence supports the claim word by word: the window that the claim verifier read as entailing
-                # it is the evidence
-                quotes, ids = premise(texts, verdicts.decided[i])
-                window = f"; the claim verifier reads this window as entailing it " \
-                         f"(P(entailment)={verdicts.columns[i][0]:.2f})"
             out.append(Judgment(label=Label.ENTAILED, evidence=quotes, evidence_ids=ids, score=round(q, 4),
                                 reason=f"P(hallucinated)={q:.2f} < {threshold:.2f}"
-                                + ("; the evidence holds the claim word for word" if copied else "") + window
-                                + ("" if quotes else "; nothing in the claim to check against the evidence"),
+                                + ("; the evidence holds the claim word for word" if copied else "")
+                                + ("" if quotes else "; no evidence sentence supports its words"
+                                   if a is not None and a.order else "; nothing in the claim to check against the "
+                                   "evidence"),
                                 prompt_version=version, rule="copy" if copied else None))
         return out
 

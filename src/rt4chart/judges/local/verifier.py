@@ -155,11 +155,6 @@ def read_windows(verifier: "Verifier", texts: Sequence[str], orders: Sequence[Se
 CONTRADICTS = 0.5
 
 
-def entails(columns: np.ndarray) -> bool:
-    """True when a claim's verifier ``columns`` read its best window as entailing it (its likeliest reading)."""
-    return bool(columns[0] >= max(columns[1], columns[2]))
-
-
 def says_otherwise(columns: np.ndarray) -> bool:
     """True when a claim's verifier ``columns`` read a window of the evidence as saying otherwise."""
     con = float(columns[COLUMNS.index("v_contradiction")])
