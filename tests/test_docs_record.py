@@ -51,3 +51,15 @@ def test_readme_offline_figures_equal_the_offline_judge_page():
     readme = _ragtruth_test_figures(ROOT / "README.md", section="**Offline**")
     page = _ragtruth_test_figures(ROOT / "docs" / "offline-judge.md")
     assert readme == page
+
+
+def test_readme_offline_figures_equal_the_results_headline_row():
+    """The README's RAGTruth test figures are the results headline's row for today's local judge."""
+    readme = _ragtruth_test_figures(ROOT / "README.md", section="**Offline**")
+    head = (ROOT / "docs" / "results" / "_head.md").read_text()
+    row = next(line for line in head.splitlines() if line.startswith("| **rt4chart, local judge today"))
+    cells = [c.strip() for c in row.split("|")]
+    answer = re.search(r"\*\*(\d\.\d+)\*\*", cells[2]).group(1)
+    span = re.search(r"\*\*(\d\.\d+)\*\*", cells[3]).group(1)
+    auroc = re.search(r"AUROC (\d\.\d+)", row).group(1)
+    assert readme == {"answer": answer, "span": span, "auroc": auroc}
