@@ -215,32 +215,29 @@ def test_docs_library_example_runs_as_documented(capsys):
 
 
 def test_facet_prompts_are_versioned_data_with_the_expected_placeholders():
-    from rt4chart.facets._prompts import facet_prompt_ids, load_facet_prompt
+    from rt4chart.llm.templates import FACET_PROMPTS, available_prompts, load_prompt
 
-    assert facet_prompt_ids() == ["answer_llm_only.v1", "answer_soft.v1", "answer_strict.v1",
-                                  "facets_bridge.v1", "facets_comparison.v1"]
+    assert available_prompts(FACET_PROMPTS) == ["answer_llm_only.v1", "answer_soft.v1", "answer_strict.v1",
+                                                "facets_bridge.v1", "facets_comparison.v1"]
     expected = {"answer_strict": {"chunks", "question"}, "answer_soft": {"chunks", "question"},
                 "answer_llm_only": {"question"}, "facets_bridge": {"question"}, "facets_comparison": {"question"}}
     for name, placeholders in expected.items():
-        prompt = load_facet_prompt(name)
+        prompt = load_prompt(name, "v1", FACET_PROMPTS)
         assert prompt.id == f"{name}.v1" and prompt.placeholders == placeholders
-    with pytest.raises(ConfigError):
-        load_facet_prompt("answer_strict", "v9")
+    with pytest.raises(ConfigError, match="facet prompt template"):
+        load_prompt("answer_strict", "v9", FACET_PROMPTS)
 
 
 def test_facet_prompts_parse_like_the_llm_templates():
     from importlib import resources
 
-    from rt4chart.facets import _prompts
-    from rt4chart.facets._prompts import facet_prompt_ids, load_facet_prompt
-    from rt4chart.llm.templates import parse_prompt
+    from rt4chart.llm.templates import FACET_PROMPTS, available_prompts, load_prompt, parse_prompt
 
-    assert _prompts.parse_prompt is parse_prompt  # one parser for both template folders
     folder = resources.files("rt4chart.facets").joinpath("prompts")
-    for pid in facet_prompt_ids():
+    for pid in available_prompts(FACET_PROMPTS):
         name, version = pid.split(".")
         text = folder.joinpath(f"{pid}.txt").read_text(encoding="utf-8")
-        assert load_facet_prompt(name, version) == parse_prompt(name, version, text)
+        assert load_prompt(name, version, FACET_PROMPTS) == parse_prompt(name, version, text)
 
 
 class _ScriptedJudge:

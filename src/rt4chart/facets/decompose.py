@@ -19,8 +19,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import JudgeError
 from ..llm.ask import ask
+from ..llm.templates import FACET_PROMPTS, load_prompt
 from ._model import Facet, FacetType
-from ._prompts import load_facet_prompt
 
 Shape = Literal["bridge", "comparison"]
 
@@ -144,7 +144,7 @@ class LLMFacetDecomposer:
         self.backend = backend
         self.version = version
         self.max_facets = max_facets
-        self.prompts = {s: load_facet_prompt(f"facets_{s}", version) for s in ("bridge", "comparison")}
+        self.prompts = {s: load_prompt(f"facets_{s}", version, FACET_PROMPTS) for s in ("bridge", "comparison")}
 
     async def facets(self, question: str) -> list[Facet]:
         shape = question_shape(question)

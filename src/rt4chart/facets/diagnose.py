@@ -33,11 +33,11 @@ from ..text.align import locate
 from ..text.segment import make_chunks, split_sentences, validate_window
 from ..types import AuditResult, Claim, ClaimVerdict, Label, Usage
 from ..llm.ask import ask
+from ..llm.templates import FACET_PROMPTS, load_prompt
 from ._model import (
     MODES, AnswerDiagnosis, Cell, ChunkRef, ClaimRef, Diagnosis, Facet, FacetDiagnosis, GenerationDiagnosis,
     ModeAnswer,
 )
-from ._prompts import load_facet_prompt
 from .decompose import FacetDecomposer, RuleFacetDecomposer
 from .relevance import Relevance
 from .taxonomy import answer_category, generation_category
@@ -136,7 +136,7 @@ class Diagnoser:
         self.relevance_threshold = relevance_threshold
         self.address_threshold = address_threshold
         self.prior_threshold = prior_threshold
-        self.prompts = ({m: load_facet_prompt(f"answer_{m}", prompt_version) for m in MODES}
+        self.prompts = ({m: load_prompt(f"answer_{m}", prompt_version, FACET_PROMPTS) for m in MODES}
                         if backend is not None else {})
 
     @property

@@ -78,20 +78,26 @@ def parse_prompt(name: str, version: str, text: str) -> Prompt:
     return Prompt(name=name, version=version, system=sections["system"], user=sections["user"])
 
 
+#: the packages whose ``prompts/`` folder holds templates: the LLM judge's (the default) and facet diagnostics'
+LLM_PROMPTS, FACET_PROMPTS = __package__, "rt4chart.facets"
+
+
 @lru_cache(maxsize=None)
-def load_prompt(name: str, version: str = PROMPT_VERSION) -> Prompt:
-    """Load ``prompts/<name>.<version>.txt`` from the installed package."""
-    resource = resources.files(__package__).joinpath("prompts").joinpath(f"{name}.{version}.txt")
+def load_prompt(name: str, version: str = PROMPT_VERSION, package: str = LLM_PROMPTS) -> Prompt:
+    """Load ``prompts/<name>.<version>.txt`` of ``package`` (``LLM_PROMPTS`` or ``FACET_PROMPTS``) from the
+    installed package: the one loader of every prompt template."""
+    resource = resources.files(package).joinpath("prompts").joinpath(f"{name}.{version}.txt")
     try:
         text = resource.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ConfigError(f"no prompt template {name}.{version}") from None
+        what = "facet prompt template" if package == FACET_PROMPTS else "prompt template"
+        raise ConfigError(f"no {what} {name}.{version}") from None
     return parse_prompt(name, version, text)
 
 
-def available_prompts() -> list[str]:
-    """Ids of every template shipped in the package, sorted."""
-    folder = resources.files(__package__).joinpath("prompts")
+def available_prompts(package: str = LLM_PROMPTS) -> list[str]:
+    """Ids of every template of ``package`` shipped in the installed package, sorted."""
+    folder = resources.files(package).joinpath("prompts")
     return sorted(p.name[: -len(".txt")] for p in folder.iterdir() if p.name.endswith(".txt"))
 
 
