@@ -24,6 +24,18 @@ def test_no_runtime_module_is_over_600_lines():
     assert long == {}
 
 
+def test_no_runtime_module_imports_another_modules_private_names():
+    """A name two modules share is public in the module that defines it (a package may still import its own
+    private modules: ``from . import _errors``)."""
+    found = []
+    for path in _python_files("src/rt4chart"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module not in (None, "__future__"):
+                found += [f"{path.relative_to(ROOT)}: {node.module}.{a.name}" for a in node.names
+                          if a.name.startswith("_") and not a.name.startswith("__")]
+    assert found == []
+
+
 def _edits_sys_path(path: Path) -> bool:
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Attribute) and node.attr == "path" and isinstance(node.value, ast.Name) \

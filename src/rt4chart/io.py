@@ -272,7 +272,7 @@ def record_ids(rows: Iterable[Row], fields: FieldMap = FieldMap()) -> Iterator[t
             yield row.index, id_key(rec.id)
 
 
-def _open_bytes(path: Union[str, Path]) -> bytes:
+def open_bytes(path: Union[str, Path]) -> bytes:
     if str(path) == "-":
         return sys.stdin.buffer.read()
     p = Path(path)
@@ -301,7 +301,7 @@ def detect_format(path: Union[str, Path], text: str) -> str:
     return "csv"
 
 
-def _json_lines(text: str) -> Iterator[tuple[int, Any, Optional[str]]]:
+def json_lines(text: str) -> Iterator[tuple[int, Any, Optional[str]]]:
     """The non-blank lines of a JSONL text: ``(line number, object, None)``, or ``(line number, None, why)`` for a
     line that is not JSON. The one JSONL line reader of input records and of results files."""
     for lineno, line in enumerate(text.splitlines(), start=1):
@@ -313,19 +313,19 @@ def _json_lines(text: str) -> Iterator[tuple[int, Any, Optional[str]]]:
             yield lineno, None, exc.msg
 
 
-def _decode(data: bytes) -> str:
+def decode_bytes(data: bytes) -> str:
     text = data.decode("utf-8", errors="surrogateescape")
     return text[1:] if text.startswith("\ufeff") else text
 
 
 def _read_text(path: Union[str, Path]) -> str:
-    return _decode(_open_bytes(path))
+    return decode_bytes(open_bytes(path))
 
 
 def json_objects(path: Union[str, Path]) -> Iterator[dict]:
     """The JSON objects of a JSONL file, in order; lines that are not JSON objects (a killed run's cut last line)
     are skipped: for readers that count what a results file holds."""
-    for _, obj, _ in _json_lines(_read_text(path)):
+    for _, obj, _ in json_lines(_read_text(path)):
         if isinstance(obj, dict):
             yield obj
 
@@ -335,10 +335,10 @@ def read_rows(path: Union[str, Path], fmt: Optional[str] = None) -> Iterator[Row
 
     A file that cannot be read at all (missing, not JSON where JSON is required) raises ``InputError``.
     """
-    return parse_rows(_open_bytes(path), str(path), fmt)
+    return parse_rows(open_bytes(path), str(path), fmt)
 
 
-def _parquet_records(data: bytes, name: str) -> list[Any]:
+def parquet_records(data: bytes, name: str) -> list[Any]:
     try:
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -360,14 +360,14 @@ def parse_rows(data: bytes, name: str, fmt: Optional[str] = None, *, source: Opt
     if data.startswith(b"PAR1") and fmt in (None, "parquet"):
         fmt = "parquet"
     if fmt == "parquet" or (fmt is None and name.lower().endswith(".parquet")):
-        for index, item in enumerate(_parquet_records(data, name)):
+        for index, item in enumerate(parquet_records(data, name)):
             yield Row(index, item)
         return
-    text = _decode(data)
+    text = decode_bytes(data)
     fmt = fmt or detect_format(name, text)
     where = f"{source} " if source else ""
     if fmt == "jsonl":
-        for index, (lineno, obj, problem) in enumerate(_json_lines(text)):
+        for index, (lineno, obj, problem) in enumerate(json_lines(text)):
             if problem is not None:
                 yield Row(index, None, InputError(f"{where}line {lineno} is not valid JSON ({problem})",
                                                   record=f"#{index + 1}"))
@@ -449,7 +449,7 @@ def read_results(path: Union[str, Path]) -> Iterator[ResultLine]:
     mismatch = results_mismatch(name, first, not_json=False) if first is not None else None
     if mismatch is not None:
         raise InputError(mismatch)
-    for lineno, data, problem in _json_lines(text):
+    for lineno, data, problem in json_lines(text):
         where = f"{name} line {lineno}"
         if problem is not None:
             raise InputError(f"is not valid JSON ({problem}); a results file holds one JSON object a line",

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Optional, Union
 
 from .errors import InputError
-from .io import FieldMap, Row, _decode, _json_lines, _open_bytes, _parquet_records
+from .io import FieldMap, Row, decode_bytes, json_lines, open_bytes, parquet_records
 
 __all__ = ["answer_spans", "read_traces", "records_from_spans", "span_rows", "trace_rows"]
 
@@ -184,10 +184,10 @@ def _spans(items: Iterable[Any]) -> list[_Span]:
 
 def _file_items(path: Union[str, Path]) -> list[Any]:
     """The spans (or OTLP requests) of a span file: Parquet rows, one JSON document, or JSON lines."""
-    data = _open_bytes(path)
+    data = open_bytes(path)
     if data.startswith(b"PAR1") or str(path).lower().endswith(".parquet"):
-        return _parquet_records(data, str(path))
-    text = _decode(data)
+        return parquet_records(data, str(path))
+    text = decode_bytes(data)
     try:
         whole = json.loads(text)
     except json.JSONDecodeError:
@@ -197,7 +197,7 @@ def _file_items(path: Union[str, Path]) -> list[Any]:
     if isinstance(whole, list):
         return whole
     items = []
-    for lineno, obj, problem in _json_lines(text):
+    for lineno, obj, problem in json_lines(text):
         if problem is not None or not isinstance(obj, Mapping):
             raise InputError(f"{path}: line {lineno} is not a JSON object ({problem or type(obj).__name__}); "
                              "spans are read whole or not at all, so that no trace is audited with parts missing")

@@ -51,7 +51,7 @@ def _label(value: Any, rid: Any, field: str) -> bool:
 
 
 def _spans(value: Any, rid: Any, answer: str, hallucinated: bool) -> tuple[tuple[int, int], ...]:
-    from ..eval.predictions import _pairs
+    from ..eval.predictions import span_pairs
 
     if value is None or value == "":
         return ()
@@ -60,7 +60,7 @@ def _spans(value: Any, rid: Any, answer: str, hallucinated: bool) -> tuple[tuple
             value = json.loads(value)
         except ValueError:
             raise InputError("spans is not a JSON list of {start, end}", record=rid, field="spans") from None
-    pairs = _pairs(value, rid, "spans") or ()
+    pairs = span_pairs(value, rid, "spans") or ()
     for s, e in pairs:
         if e > len(answer) or s == e:
             raise InputError(f"span [{s}, {e}) is empty or outside the answer ({len(answer)} characters)",

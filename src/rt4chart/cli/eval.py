@@ -99,7 +99,7 @@ def score_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional
               no_baselines: bool, n_boot: int, seed: int, pred_path: str, name: Optional[str], allow_missing: bool,
               out_dir: Optional[str]) -> None:
     """Score a predictions file against a dataset's gold labels (answer, span, ranking, per label)."""
-    from ..eval.runner import _meta, score, write_outputs
+    from ..eval.runner import run_meta, score, write_outputs
     from ..eval.predictions import read_predictions
     from ..eval.scoring import render_markdown
 
@@ -110,7 +110,7 @@ def score_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional
         thresholds = None if no_baselines else _thresholds(dataset, data_path, console)
         report = score(records, preds, name=name or Path(pred_path).stem, baselines=not no_baselines,
                        thresholds=thresholds, missing="skip" if allow_missing else "error", n_boot=n_boot,
-                       seed=seed, meta=_meta(dataset, split, task, predictions=pred_path, limit=limit))
+                       seed=seed, meta=run_meta(dataset, split, task, predictions=pred_path, limit=limit))
     except (ConfigError, InputError, MissingDependencyError) as exc:
         _fail(console, exc)
         return
@@ -190,8 +190,8 @@ def run_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[s
     from ._options import auditor_options
     from ..judges.llm import llm_env
     from ..judges.registry import build_auditor
-    from ..eval.runner import (_meta, cascade_summary, claim_labels, gate_routing, results_to_predictions, run, score,
-                         write_outputs)
+    from ..eval.runner import (cascade_summary, claim_labels, gate_routing, results_to_predictions, run, run_meta,
+                               score, write_outputs)
     from ..eval.predictions import read_predictions
     from ..eval.scoring import render_markdown
     from ..eval.studies.shapes import parse_shape, shape_name, shape_records
@@ -228,7 +228,7 @@ def run_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[s
         preds, _ = read_predictions(out / "predictions.jsonl")
         report = score(records, preds, name=f"rt4chart ({judge_name})", baselines=not no_baselines,
                        thresholds=thresholds, missing="skip", n_boot=n_boot, seed=seed,
-                       meta=_meta(dataset, split, task, judge=judge_name, limit=limit, shape=shape,
+                       meta=run_meta(dataset, split, task, judge=judge_name, limit=limit, shape=shape,
                                   window=judge_kw.get("window"), overlap=judge_kw.get("overlap"),
                                   global_verification=not judge_kw.get("no_global", False),
                                   model_dir=judge_kw.get("model_dir")))

@@ -59,7 +59,7 @@ class Prediction:
         return out
 
 
-def _pairs(value: Any, rid: Any, name: str) -> Optional[tuple[tuple[int, int], ...]]:
+def span_pairs(value: Any, rid: Any, name: str) -> Optional[tuple[tuple[int, int], ...]]:
     if value is None:
         return None
     if not isinstance(value, list):
@@ -107,8 +107,8 @@ def parse_prediction(obj: Any, where: str) -> Prediction:
     label = obj.get("label")
     if label is not None and label not in PRED_LABELS:
         raise InputError(f"expected one of {', '.join(PRED_LABELS)}", record=rid, field="label")
-    return Prediction(id=rid, hallucinated=hall, score=score, spans=_pairs(obj.get("spans"), rid, "spans"),
-                      label=label, evidence=_pairs(obj.get("evidence"), rid, "evidence"))
+    return Prediction(id=rid, hallucinated=hall, score=score, spans=span_pairs(obj.get("spans"), rid, "spans"),
+                      label=label, evidence=span_pairs(obj.get("evidence"), rid, "evidence"))
 
 
 def prediction_from_result(result: Mapping[str, Any]) -> Prediction:

@@ -120,7 +120,7 @@ def limit_records(records: Sequence[EvalRecord], limit: Optional[int]) -> list[E
     return out[:limit]
 
 
-def _meta(dataset: str, split: str, task: Optional[str], **extra: Any) -> dict:
+def run_meta(dataset: str, split: str, task: Optional[str], **extra: Any) -> dict:
     meta = {"dataset": dataset, "split": split, "task": task or "all",
             "date": _dt.date.today().isoformat()}
     meta.update({k: v for k, v in extra.items() if v is not None})

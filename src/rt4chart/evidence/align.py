@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import Iterable, Optional, Sequence
 
 from .claims import negated
-from .edit_words import _CONDITIONS, CONTRASTS, EDIT_COVER, _edit_words, _is_name
+from .edit_words import CONDITIONS, CONTRASTS, EDIT_COVER, words_with_spans, is_name
 from .edits import Edit
 from .quantities import Quantity, bound, compatible, quantities
 from .words import NEGATIONS, NUMBER_WORDS, STOPWORDS, stem
@@ -66,7 +66,7 @@ class TypedEdit:
 
 
 @dataclass(frozen=True)
-class _Clause:
+class Clause:
     sentence: int
     text: str
     words: tuple[str, ...]  # lower-cased edit words
@@ -75,7 +75,7 @@ class _Clause:
     negated: bool
 
 
-def _key(word: str) -> str:
+def clause_key(word: str) -> str:
     return stem(word.lower())
 
 
@@ -89,7 +89,7 @@ def same_start(word: str, words: Iterable[str]) -> bool:
     return any(x.startswith(head) for x in words)
 
 
-def _content(words: Sequence[str]) -> list[str]:
+def content_words(words: Sequence[str]) -> list[str]:
     return [w for w in words if w not in STOPWORDS and not w[0].isdigit() and len(w) > 1 and not w.endswith("n't")
             and w not in _STRONG and w not in _WEAK and w not in _DEGREE]
 
@@ -106,19 +106,19 @@ class ClauseIndex:
 
     def __init__(self, sentences: Sequence[str]) -> None:
         self.sentences = tuple(sentences)
-        self.clauses: list[_Clause] = []
+        self.clauses: list[Clause] = []
         self.postings: dict[str, list[int]] = {}
         for si, s in enumerate(self.sentences):
             for text in _sentence_clauses(s):
-                words = tuple(w.lower() for w, _, _ in _edit_words(text))
-                keys = frozenset(_key(w) for w in _content(words))
+                words = tuple(w.lower() for w, _, _ in words_with_spans(text))
+                keys = frozenset(clause_key(w) for w in content_words(words))
                 ci = len(self.clauses)
-                self.clauses.append(_Clause(si, text, words, keys, quantities(text), negated(text)))
+                self.clauses.append(Clause(si, text, words, keys, quantities(text), negated(text)))
                 for k in keys:
                     self.postings.setdefault(k, []).append(ci)
         self.vocabulary = frozenset(w for c in self.clauses for w in c.words)
         #: words the evidence writes lower-cased somewhere: a claim's first word among them is no name
-        self.plain = frozenset(w for s in self.sentences for w, _, _ in _edit_words(s) if w.islower())
+        self.plain = frozenset(w for s in self.sentences for w, _, _ in words_with_spans(s) if w.islower())
 
     def align(self, keys: frozenset[str]) -> list[tuple[int, int]]:
         """(shared keys, clause) of the clauses sharing a key with ``keys``, the most shared first (ties: the
@@ -130,11 +130,11 @@ class ClauseIndex:
         return sorted(((n, ci) for ci, n in counts.items()), key=lambda x: (-x[0], len(self.clauses[x[1]].keys), x[1]))
 
 
-def _edit(kind: str, claim: str, cw, i: int, j: int, theirs: str, sentence: int) -> Edit:
+def make_edit(kind: str, claim: str, cw, i: int, j: int, theirs: str, sentence: int) -> Edit:
     return Edit(kind, cw[i][1], cw[j - 1][2], claim[cw[i][1]:cw[j - 1][2]], theirs, sentence)
 
 
-def _covered(rest: "set[str] | frozenset[str]", clause: _Clause, share: float = EDIT_COVER,
+def covered(rest: "set[str] | frozenset[str]", clause: Clause, share: float = EDIT_COVER,
              subject: Optional[str] = None) -> bool:
     """Whether ``clause`` holds at least ``share`` of ``rest``; a clause that opens with a pronoun stands for the
     claim's ``subject`` (its first content word's key), which then need not be there."""
@@ -144,36 +144,36 @@ def _covered(rest: "set[str] | frozenset[str]", clause: _Clause, share: float = 
     return bool(rest) and len(rest & clause.keys) >= share * len(rest)
 
 
-def _subject(low: Sequence[str]) -> Optional[str]:
+def subject_key(low: Sequence[str]) -> Optional[str]:
     first = next((w for w in low if w not in STOPWORDS and not w[0].isdigit()), None)
-    return _key(first) if first else None
+    return clause_key(first) if first else None
 
 
-def _antonym(claim, cw, low, keys, clause: _Clause, present: frozenset = frozenset()) -> Optional[TypedEdit]:
+def antonym_edit(claim, cw, low, keys, clause: Clause, present: frozenset = frozenset()) -> Optional[TypedEdit]:
     """``present``: the keys of the clause's whole sentence: a word its other clause has is no substitution
     ("open on Saturday" against "open Monday to Friday ..., and on Saturday ...")."""
     if negated(claim) != clause.negated:
         return None
-    theirs = [w for w in _content(clause.words) if _key(w) not in keys]
+    theirs = [w for w in content_words(clause.words) if clause_key(w) not in keys]
     for i, w in enumerate(low):
-        if _key(w) in clause.keys or _key(w) in present or w in STOPWORDS or w not in CONTRASTS.words:
+        if clause_key(w) in clause.keys or clause_key(w) in present or w in STOPWORDS or w not in CONTRASTS.words:
             continue
         rival = next((x for x in theirs if CONTRASTS.contrast(w, x)), None)
-        if rival is None or not _covered(keys - {_key(w)}, clause, subject=_subject(low)):
+        if rival is None or not covered(keys - {clause_key(w)}, clause, subject=subject_key(low)):
             continue
         kind = CONTRASTS.kind(w, rival)
-        return TypedEdit(_edit("antonym", claim, cw, i, i + 1, rival, clause.sentence), "contradicted",
+        return TypedEdit(make_edit("antonym", claim, cw, i, i + 1, rival, clause.sentence), "contradicted",
                          f"the claim says {cw[i][0]!r} where the context says {rival!r} ({kind})")
     return None
 
 
-def _number(claim, cw, low, keys, clause: _Clause, index: ClauseIndex,
+def number_edit(claim, cw, low, keys, clause: Clause, index: ClauseIndex,
             aligned: Sequence[tuple[int, int]]) -> Optional[TypedEdit]:
     mine = quantities(claim)
     if not mine or not clause.quantities:
         return None
-    amount_words = {_key(w) for q in mine for w, _, _ in _edit_words(q.text)}  # "an hour and a half"
-    if not _covered(keys - amount_words, clause, subject=_subject(low)):
+    amount_words = {clause_key(w) for q in mine for w, _, _ in words_with_spans(q.text)}  # "an hour and a half"
+    if not covered(keys - amount_words, clause, subject=subject_key(low)):
         return None
     for q in mine:
         if any(q.equals(x) for x in clause.quantities):
@@ -205,7 +205,7 @@ def _quantifies(words: Sequence[str], k: int, keys: frozenset[str]) -> bool:
     if words[k] in _ADVERBIAL or words[k] == "only":
         return True
     noun = next((w for w in words[k + 1:k + 4] if w not in STOPWORDS), None)
-    return noun is not None and _key(noun) in keys
+    return noun is not None and clause_key(noun) in keys
 
 
 def only_kept(words: Sequence[str], k: int, low: Sequence[str]) -> bool:
@@ -215,11 +215,11 @@ def only_kept(words: Sequence[str], k: int, low: Sequence[str]) -> bool:
         return False
     near = [w for w in (words[k - 1] if k else "", words[k + 1] if k + 1 < len(words) else "")
             if w and w not in STOPWORDS]
-    mine = {_key(w) for w in low}
-    return any(_key(w) in mine for w in near)
+    mine = {clause_key(w) for w in low}
+    return any(clause_key(w) in mine for w in near)
 
 
-def _quantifier(claim, cw, low, keys, clause: _Clause) -> Optional[TypedEdit]:
+def quantifier_edit(claim, cw, low, keys, clause: Clause) -> Optional[TypedEdit]:
     if negated(claim) or clause.negated:
         return None  # "not all states observe it" says what "some states do not" says
     for i, w in enumerate(low):
@@ -228,46 +228,46 @@ def _quantifier(claim, cw, low, keys, clause: _Clause) -> Optional[TypedEdit]:
                          and (x in _WEAK or (x[0].isdigit() or x in NUMBER_WORDS)
                               and clause.words[k + 1:k + 2] == ("of",)) and _quantifies(clause.words, k, keys)),
                         None)
-            if weak is not None and _covered(keys, clause):
+            if weak is not None and covered(keys, clause):
                 at = clause.words.index(weak)
-                return TypedEdit(_edit("quantifier", claim, cw, i, i + 1, weak, clause.sentence), "contradicted",
+                return TypedEdit(make_edit("quantifier", claim, cw, i, i + 1, weak, clause.sentence), "contradicted",
                                  f"the context says {' '.join(clause.words[at:at + 3])!r}, the claim {cw[i][0]!r}")
             # a restriction of the same noun dropped: "all users" where the clause says "new users"
             noun = next((x for x in low[i + 1:i + 3] if x not in STOPWORDS), None)
-            if noun is None or _key(noun) not in clause.keys:
+            if noun is None or clause_key(noun) not in clause.keys:
                 continue
-            at = next(a for a, x in enumerate(clause.words) if _key(x) == _key(noun))
+            at = next(a for a, x in enumerate(clause.words) if clause_key(x) == clause_key(noun))
             mod = clause.words[at - 1] if at > 0 else ""
             if mod and mod not in STOPWORDS and not mod[0].isdigit() and mod not in low and \
-                    _covered(keys - {_key(noun)}, clause, RESTRICTION_COVER):
-                return TypedEdit(_edit("quantifier", claim, cw, i, i + 1, f"{mod} {clause.words[at]}",
+                    covered(keys - {clause_key(noun)}, clause, RESTRICTION_COVER):
+                return TypedEdit(make_edit("quantifier", claim, cw, i, i + 1, f"{mod} {clause.words[at]}",
                                        clause.sentence), "contradicted",
                                  f"the context says {mod + ' ' + clause.words[at]!r}, the claim "
                                  f"{cw[i][0] + ' ' + noun!r}")
         if w in _MUST:
             may = next((x for x in clause.words if x in _MAY and x not in low), None)
-            if may is not None and not any(x in _MUST for x in clause.words) and _covered(keys, clause):
-                return TypedEdit(_edit("quantifier", claim, cw, i, i + 1, may, clause.sentence), "contradicted",
+            if may is not None and not any(x in _MUST for x in clause.words) and covered(keys, clause):
+                return TypedEdit(make_edit("quantifier", claim, cw, i, i + 1, may, clause.sentence), "contradicted",
                                  f"the claim says {cw[i][0]!r} where the context says {may!r}")
     return None
 
 
-def _requirement(claim, cw, low, keys, clause: _Clause) -> Optional[TypedEdit]:
+def requirement_edit(claim, cw, low, keys, clause: Clause) -> Optional[TypedEdit]:
     if not negated(claim) or clause.negated:
         return None
     at = next((i for i, w in enumerate(low) if w in _REQUIRED), None)
     if at is None:
         return None
-    rest = keys - {_key(w) for w in _REQUIRED}
+    rest = keys - {clause_key(w) for w in _REQUIRED}
     marker = next((x for x in clause.words if x in _REQUIRES), None)
     if marker is None or not rest or not rest <= clause.keys:
         return None
-    return TypedEdit(_edit("requirement", claim, cw, at, at + 1, marker, clause.sentence), "contradicted",
+    return TypedEdit(make_edit("requirement", claim, cw, at, at + 1, marker, clause.sentence), "contradicted",
                      f"the claim says {'not ' + cw[at][0]!r} where the context says {marker!r}")
 
 
-def _polarity(claim, cw, low, keys, clause: _Clause) -> Optional[TypedEdit]:
-    if not _CONDITIONS.isdisjoint(low) or not _CONDITIONS.isdisjoint(clause.words):
+def polarity_edit(claim, cw, low, keys, clause: Clause) -> Optional[TypedEdit]:
+    if not CONDITIONS.isdisjoint(low) or not CONDITIONS.isdisjoint(clause.words):
         return None  # a condition states nothing ("If it is not connected, connect it")
     if negated(claim) == clause.negated or len(keys) < 2 or not keys <= clause.keys:
         return None
@@ -280,26 +280,27 @@ def _polarity(claim, cw, low, keys, clause: _Clause) -> Optional[TypedEdit]:
         neg = next((x for x in clause.words if x in NEGATIONS or x.endswith("n't")), "a negation")
         return TypedEdit(Edit("polarity", cw[0][1], cw[-1][2], claim, clause.text, clause.sentence), "contradicted",
                          f"the claim states what the context negates ({neg!r}): {clause.text.strip()!r}")
-    return TypedEdit(_edit("polarity", claim, cw, i, i + 1, clause.text, clause.sentence), "contradicted",
+    return TypedEdit(make_edit("polarity", claim, cw, i, i + 1, clause.text, clause.sentence), "contradicted",
                      f"the claim negates ({cw[i][0]!r}) what the context states: {clause.text.strip()!r}")
 
 
-def _roles(claim, cw, low, keys, clause: _Clause) -> Optional[TypedEdit]:
+def roles_edit(claim, cw, low, keys, clause: Clause) -> Optional[TypedEdit]:
     if not keys <= clause.keys or len(keys) < 3:
         return None
     content = [(i, w) for i, w in enumerate(low) if w not in STOPWORDS and not w[0].isdigit()]
     theirs = [(i, w) for i, w in enumerate(clause.words) if w not in STOPWORDS and not w[0].isdigit()]
     pos = {}
     for i, w in theirs:
-        pos.setdefault(_key(w), []).append(i)
+        pos.setdefault(clause_key(w), []).append(i)
     for n, (i, v) in enumerate(content[1:-1], 1):
-        if v in _SYMMETRIC or len(pos.get(_key(v), ())) != 1 or sum(_key(w) == _key(v) for _, w in content) != 1:
+        if v in _SYMMETRIC or len(pos.get(clause_key(v), ())) != 1 \
+                or sum(clause_key(w) == clause_key(v) for _, w in content) != 1:
             continue
         (a_i, a), (b_i, b) = content[n - 1], content[n + 1]
-        if not (_is_name(cw[a_i][0]) or _is_name(cw[b_i][0])) or len(pos.get(_key(a), ())) != 1 \
-                or len(pos.get(_key(b), ())) != 1:
+        if not (is_name(cw[a_i][0]) or is_name(cw[b_i][0])) or len(pos.get(clause_key(a), ())) != 1 \
+                or len(pos.get(clause_key(b), ())) != 1:
             continue
-        j, ja, jb = pos[_key(v)][0], pos[_key(a)][0], pos[_key(b)][0]
+        j, ja, jb = pos[clause_key(v)][0], pos[clause_key(a)][0], pos[clause_key(b)][0]
         passive_claim = "by" in low[i + 1:b_i]
         passive_clause = "by" in clause.words[j + 1:ja]
         if jb < j < ja and passive_claim == passive_clause and not ({"and", "with"} & set(low[a_i:b_i])):
@@ -309,24 +310,24 @@ def _roles(claim, cw, low, keys, clause: _Clause) -> Optional[TypedEdit]:
     return None
 
 
-def _entity(claim, cw, low, keys, clause: _Clause, index: ClauseIndex) -> Optional[TypedEdit]:
+def entity_edit(claim, cw, low, keys, clause: Clause, index: ClauseIndex) -> Optional[TypedEdit]:
     for i, (w, _, _) in enumerate(cw):
-        if i == 0 or not _is_name(w) or _key(w) in clause.keys:
+        if i == 0 or not is_name(w) or clause_key(w) in clause.keys:
             continue  # a claim's first word may be capitalised for that alone ("Adjust the heat ...")
         j = i + 1
-        while j < len(cw) and _is_name(cw[j][0]) and _key(cw[j][0]) not in clause.keys:
+        while j < len(cw) and is_name(cw[j][0]) and clause_key(cw[j][0]) not in clause.keys:
             j += 1
-        run = {_key(x) for x in low[i:j]}
+        run = {clause_key(x) for x in low[i:j]}
 
-        if not _covered(keys - run, clause) or len(keys - run) < 2:
+        if not covered(keys - run, clause) or len(keys - run) < 2:
             continue
         before, after = (low[i - 1] if i else None), (low[j] if j < len(low) else None)
-        cwords = [x for x, _, _ in _edit_words(clause.text)]
+        cwords = [x for x, _, _ in words_with_spans(clause.text)]
         for a in range(len(cwords)):
-            if not _is_name(cwords[a]) or cwords[a].lower() in low:
+            if not is_name(cwords[a]) or cwords[a].lower() in low:
                 continue
             b = a + 1
-            while b < len(cwords) and _is_name(cwords[b]) and cwords[b].lower() not in low:
+            while b < len(cwords) and is_name(cwords[b]) and cwords[b].lower() not in low:
                 b += 1
             cb = cwords[a - 1].lower() if a else None
             ca = cwords[b].lower() if b < len(cwords) else None
@@ -337,6 +338,6 @@ def _entity(claim, cw, low, keys, clause: _Clause, index: ClauseIndex) -> Option
                 label = "contradicted" if elsewhere else "baseless"
                 mine = claim[cw[i][1]:cw[j - 1][2]]
                 how = "another name of the context" if elsewhere else "a name the context does not have"
-                return TypedEdit(_edit("entity", claim, cw, i, j, theirs, clause.sentence), label,
+                return TypedEdit(make_edit("entity", claim, cw, i, j, theirs, clause.sentence), label,
                                  f"the claim has {mine!r} where the context has {theirs!r} ({how})")
     return None

@@ -17,14 +17,14 @@ _EDIT_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")  # Unicode letters: "Zürich" i
 #: an edit must leave the claim's other content words at least this well covered by the evidence sentence
 EDIT_COVER = 0.8
 _RUN = 3  # names or numbers of at most this many words
-_NEGATED_PHRASE = 4  # a negation added before at least this many words copied from the evidence (2 content words)
+NEGATED_PHRASE = 4  # a negation added before at least this many words copied from the evidence (2 content words)
 # an evidence sentence with one of these is not a sentence without negation: negations as web text writes them
 # without the apostrophe ("you didnt allow"), and words that limit or deny ("they are hardly limited to")
-_SOFT_NEGATIONS = frozenset("dont doesnt didnt isnt arent wasnt werent cant couldnt wont wouldnt shouldnt hasnt "
+SOFT_NEGATIONS = frozenset("dont doesnt didnt isnt arent wasnt werent cant couldnt wont wouldnt shouldnt hasnt "
                             "havent hadnt hardly scarcely barely seldom rarely unable fail fails failed lack lacks "
                             "lacking".split())
 #: number words that scale a number: "1.2 million" and "1.2 billion" differ in that word alone
-_SCALES = frozenset("thousand thousands million millions billion billions trillion trillions".split())
+SCALES = frozenset("thousand thousands million millions billion billions trillion trillions".split())
 #: closed classes of words that exclude each other in one place: each class is a list of groups of words that say
 #: the same ("330 metres tall" and "330 metres high"); two words of one class in different groups contradict
 #: ("330 metres tall" against "330 metres wide", "rose by 5%" against "fell by 5%")
@@ -94,22 +94,22 @@ def rivals(word: str) -> frozenset[str]:
 
 #: an evidence sentence's verb negations that a claim may drop, and the word each leaves ("cannot" -> "can"); "not"
 #: and "never" leave none. "do not", "don't" and their kin change the verb's form when dropped, and are left out
-_AFFIRMED = {"not": "", "never": "", "cannot": "can", "can't": "can", "won't": "will", "isn't": "is",
+AFFIRMED = {"not": "", "never": "", "cannot": "can", "can't": "can", "won't": "will", "isn't": "is",
              "aren't": "are", "wasn't": "was", "weren't": "were", "hasn't": "has", "haven't": "have",
              "hadn't": "had", "couldn't": "could", "wouldn't": "would", "shouldn't": "should"}
 _DO = frozenset("do does did".split())
 #: subjects that a negated claim may start with ("She never won a Nobel Prize")
-_PRONOUNS = frozenset("i you he she it we they".split())
+PRONOUNS = frozenset("i you he she it we they".split())
 #: a claim that states a condition states nothing ("Check if the disposal will turn" against "If it will not turn"),
 #: and neither does an evidence sentence that reports what someone says or believes ("He said he was not guilty")
-_CONDITIONS = frozenset("if unless whether".split())
+CONDITIONS = frozenset("if unless whether".split())
 _REPORTS = frozenset("say says said tell tells told claim claims claimed think thinks thought believe believes "
                      "believed argue argues argued insist insists insisted deny denies denied suggest suggests "
                      "suggested assume assumes assumed suppose supposes supposed".split())
-_CLAUSE_END = re.compile(r"[,;:.!?)\]\u2013\u2014]| - ")
+CLAUSE_END = re.compile(r"[,;:.!?)\]\u2013\u2014]| - ")
 
 
-def _edit_words(text: str) -> list[tuple[str, int, int]]:
+def words_with_spans(text: str) -> list[tuple[str, int, int]]:
     """Words with their character spans; a possessive "'s" is left out of the word (not of the text)."""
     out = []
     for m in _EDIT_WORD.finditer(text.replace("\u2019", "'")):
@@ -120,7 +120,7 @@ def _edit_words(text: str) -> list[tuple[str, int, int]]:
     return out
 
 
-def _is_name(word: str) -> bool:
+def is_name(word: str) -> bool:
     return len(word) >= 3 and word[0].isupper() and not word.isupper() and word.lower() not in STOPWORDS
 
 
@@ -128,30 +128,30 @@ def _is_number_word(word: str) -> bool:
     """A number written as a word ("seven", "seventy", "million"); digits are the number checks' (``numbers``)
     business."""
     w = word.lower()
-    return w in NUMBER_WORDS and w not in ("once", "single", "half") or w in _SCALES
+    return w in NUMBER_WORDS and w not in ("once", "single", "half") or w in SCALES
 
 
 _EXPONENTS = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12}
 
 
-def _scale(words: Sequence[str]) -> set[str]:
+def scale_of(words: Sequence[str]) -> set[str]:
     """The power of ten that a run's scale words make together ("millions" is "million", "thousand million" is
     "billion"), as a one-item set, or an empty set when the run has none."""
-    e = sum(_EXPONENTS[w.rstrip("s")] for w in words if w in _SCALES)
+    e = sum(_EXPONENTS[w.rstrip("s")] for w in words if w in SCALES)
     return {f"1e{e}"} if e else set()
 
 
-def _number_values(text: str) -> set[str]:
+def number_values(text: str) -> set[str]:
     """The numbers of a run of number words, and the scale its scale words make ("1.2 million" and "1.2 billion"
     differ in that alone)."""
-    return numbers(text) | _scale(tokens(text))
+    return numbers(text) | scale_of(tokens(text))
 
 
 def _is_contrast_word(word: str) -> bool:
     return word.lower() in _CONTRAST_WORDS
 
 
-def _contrast(a: str, b: str) -> bool:
+def contrasts(a: str, b: str) -> bool:
     """Two words of one closed class that say different things (``CONTRASTS``), never two that say the same."""
     return CONTRASTS.contrast(a, b)
 
@@ -166,7 +166,7 @@ def _abbreviates(short: str, long: str) -> bool:
     return short[:1] == long[:1] and all(c in rest for c in short)
 
 
-def _variant(a: Sequence[str], b: Sequence[str]) -> bool:
+def variant(a: Sequence[str], b: Sequence[str]) -> bool:
     """Two spellings or forms of one name rather than two names: Jan/January, Defence/Defense, Salad/Salads,
     Café/Cafe, Rhas/Rahas."""
     a, b = [_plain(x) for x in a], [_plain(x) for x in b]
@@ -175,7 +175,7 @@ def _variant(a: Sequence[str], b: Sequence[str]) -> bool:
     return difflib.SequenceMatcher(None, " ".join(a), " ".join(b)).ratio() >= 0.75
 
 
-def _runs(words: Sequence[str], absent_from: "set[str] | frozenset[str]",
+def word_runs(words: Sequence[str], absent_from: "set[str] | frozenset[str]",
           kind: Callable[[str], bool]) -> list[tuple[int, int]]:
     """Maximal runs ``[i, j)`` (not at the start, at most ``_RUN`` words) of words of a ``kind`` (a predicate)
     absent from the other text."""
@@ -194,7 +194,7 @@ def _runs(words: Sequence[str], absent_from: "set[str] | frozenset[str]",
 
 
 @dataclass(frozen=True)
-class _Sentences:
+class SentenceWords:
     """The evidence sentences' words, for the swap and negation checks (read, never changed)."""
 
     text: tuple[str, ...]
@@ -206,41 +206,41 @@ class _Sentences:
 
 
 @lru_cache(maxsize=8192)
-def _sentence_edit_words(sentence: str) -> list[tuple[str, int, int]]:
-    """``_edit_words`` of an evidence sentence (read, never changed): the chunks of a context and the context itself
-    hold the same sentences."""
-    return _edit_words(sentence)
+def sentence_edit_words(sentence: str) -> list[tuple[str, int, int]]:
+    """``words_with_spans`` of an evidence sentence (read, never changed): the chunks of a context and the context
+    itself hold the same sentences."""
+    return words_with_spans(sentence)
 
 
 @lru_cache(maxsize=8192)
-def _sentence_lower(sentence: str) -> tuple[str, ...]:
-    """The lower-cased ``_sentence_edit_words`` of an evidence sentence."""
-    return tuple(w.lower() for w, _, _ in _sentence_edit_words(sentence))
+def sentence_lower(sentence: str) -> tuple[str, ...]:
+    """The lower-cased ``sentence_edit_words`` of an evidence sentence."""
+    return tuple(w.lower() for w, _, _ in sentence_edit_words(sentence))
 
 
 #: the kinds of word a swap replaces, in the order they are tried
-_KINDS: dict[str, Callable[[str], bool]] = {"name": _is_name, "number": _is_number_word, "word": _is_contrast_word}
+RUN_KINDS: dict[str, Callable[[str], bool]] = {"name": is_name, "number": _is_number_word, "word": _is_contrast_word}
 
 
 @lru_cache(maxsize=8192)
 def _sentence_negations(sentence: str) -> tuple[tuple[int, str, str], ...]:
-    """Each verb negation a claim may drop (``_AFFIRMED``) in a sentence that states (not asks) something: its word
+    """Each verb negation a claim may drop (``AFFIRMED``) in a sentence that states (not asks) something: its word
     index, and the two words that meet where it is dropped ("is never free": "is", "free"; "cannot take": "can",
     "take")."""
     low = sentence.lower()
     if not ("not" in low or "never" in low or "n't" in low or "n\u2019t" in low) or sentence.rstrip().endswith("?"):
         return ()
-    words = _sentence_lower(sentence)
-    return tuple((k, _AFFIRMED[w] or words[k - 1], words[k + 1]) for k, w in enumerate(words)
-                 if 0 < k < len(words) - 1 and w in _AFFIRMED and words[k - 1] not in _DO)
+    words = sentence_lower(sentence)
+    return tuple((k, AFFIRMED[w] or words[k - 1], words[k + 1]) for k, w in enumerate(words)
+                 if 0 < k < len(words) - 1 and w in AFFIRMED and words[k - 1] not in _DO)
 
 
 @lru_cache(maxsize=8192)
-def _first_hedge(sentence: str) -> int:
-    """The index of an evidence sentence's first word of a condition or a report (``_CONDITIONS``, ``_REPORTS``),
+def first_hedge(sentence: str) -> int:
+    """The index of an evidence sentence's first word of a condition or a report (``CONDITIONS``, ``_REPORTS``),
     or its length: what follows that word is not stated."""
-    words = _sentence_lower(sentence)
-    return next((i for i, w in enumerate(words) if w in _CONDITIONS or w in _REPORTS), len(words))
+    words = sentence_lower(sentence)
+    return next((i for i, w in enumerate(words) if w in CONDITIONS or w in _REPORTS), len(words))
 
 
 class EditSentences:
@@ -252,7 +252,7 @@ class EditSentences:
 
     @cached_property
     def vocabulary(self) -> frozenset[str]:
-        """The lower-cased words of all the sentences (as ``_edit_words`` reads them), in one pass over their
+        """The lower-cased words of all the sentences (as ``words_with_spans`` reads them), in one pass over their
         text."""
         text = "\n".join(self.text).replace("\u2019", "'").lower()
         return frozenset(w[:-2] if w.endswith("'s") else w for w in _EDIT_WORD.findall(text))
@@ -263,16 +263,16 @@ class EditSentences:
         return tuple((si, k, b, a) for si, text in enumerate(self.text) for k, b, a in _sentence_negations(text))
 
     @cached_property
-    def index(self) -> _Sentences:
+    def index(self) -> SentenceWords:
         """Each sentence's words, lower-cased words and word set, all their numbers, and which sentences hold each
         word."""
         sentences = self.text
-        words = [_sentence_edit_words(s) for s in sentences]
-        lower = [list(_sentence_lower(s)) for s in sentences]
+        words = [sentence_edit_words(s) for s in sentences]
+        lower = [list(sentence_lower(s)) for s in sentences]
         sets = [set(ws) for ws in lower]
         postings: dict[str, list[int]] = {}
         for i, ws in enumerate(sets):
             for w in ws:
                 postings.setdefault(w, []).append(i)
-        return _Sentences(sentences, words, lower, sets,
+        return SentenceWords(sentences, words, lower, sets,
                           frozenset().union(*(numbers(s) for s in sentences)) if sentences else frozenset(), postings)

@@ -8,9 +8,9 @@ from functools import lru_cache
 from typing import Optional, Sequence, Union
 
 from .edit_words import (
-    CONTRASTS, _AFFIRMED, _CLAUSE_END, _CONDITIONS, _KINDS, _NEGATED_PHRASE, _PRONOUNS, _SCALES, _SOFT_NEGATIONS,
-    EDIT_COVER, EditSentences, _Sentences, _contrast, _edit_words, _first_hedge, _number_values,
-    _runs, _scale, _sentence_edit_words, _sentence_lower, _variant, rivals,
+    CONTRASTS, AFFIRMED, CLAUSE_END, CONDITIONS, RUN_KINDS, NEGATED_PHRASE, PRONOUNS, SCALES, SOFT_NEGATIONS,
+    EDIT_COVER, EditSentences, SentenceWords, contrasts, words_with_spans, first_hedge, number_values,
+    word_runs, scale_of, sentence_edit_words, sentence_lower, variant, rivals,
 )
 from .words import NEGATIONS, STOPWORDS, VERB_NEGATIONS, has_negation, numbers
 
@@ -63,12 +63,12 @@ def _swap(claim: str, cw: list[tuple[str, int, int]], runs: list[tuple[str, int,
         return None  # "The tower is not in London" against "The tower is in Paris" agrees with it
     cl = [w.lower() for w, _, _ in cw]
     claim_set = set(cl)
-    claim_numbers = numbers(claim) | {v for w in cl if w in _SCALES for v in _scale([w])}
+    claim_numbers = numbers(claim) | {v for w in cl if w in SCALES for v in scale_of([w])}
     ev = sentences.index
-    ev_numbers = ev.numbers | {v for w in _SCALES & sentences.vocabulary for v in _scale([w])}
+    ev_numbers = ev.numbers | {v for w in SCALES & sentences.vocabulary for v in scale_of([w])}
     for kind, i, j in runs:
         mine = claim[cw[i][1]:cw[j - 1][2]]
-        if kind == "number" and not (_number_values(mine) and _number_values(mine).isdisjoint(ev_numbers)):
+        if kind == "number" and not (number_values(mine) and number_values(mine).isdisjoint(ev_numbers)):
             continue  # "7" for "seven" is the same number
         prev, nxt = cl[i - 1], cl[j] if j < len(cl) else None
         rest = {w for k, w in enumerate(cl) if not i <= k < j and w not in STOPWORDS}
@@ -76,51 +76,51 @@ def _swap(claim: str, cw: list[tuple[str, int, int]], runs: list[tuple[str, int,
             ws, low, wset = ev.words[si], ev.lower[si], ev.sets[si]
             if not _covered(rest, wset):
                 continue
-            for a, b in _runs([w for w, _, _ in ws], claim_set, _KINDS[kind]):
+            for a, b in word_runs([w for w, _, _ in ws], claim_set, RUN_KINDS[kind]):
                 after = low[b] if b < len(low) else None
                 if low[a - 1] != prev or after != nxt:
                     continue
                 theirs = ev.text[si][ws[a][1]:ws[b - 1][2]]
-                if kind == "name" and _variant(cl[i:j], low[a:b]):
+                if kind == "name" and variant(cl[i:j], low[a:b]):
                     continue
-                if kind == "number" and not (_number_values(theirs) and
-                                             _number_values(theirs).isdisjoint(claim_numbers)):
+                if kind == "number" and not (number_values(theirs) and
+                                             number_values(theirs).isdisjoint(claim_numbers)):
                     continue
-                if kind == "word" and not (b - a == 1 and _contrast(cl[i], low[a]) and _same_around(cl, i, low, a)
+                if kind == "word" and not (b - a == 1 and contrasts(cl[i], low[a]) and _same_around(cl, i, low, a)
                                            and not has_negation(ev.text[si])):
                     continue  # a negated sentence says it with the other word ("did not have more than")
                 return Edit(kind, cw[i][1], cw[j - 1][2], mine, theirs, si)
     return None
 
 
-def _negation(claim: str, cw: list[tuple[str, int, int]], ev: _Sentences) -> Optional[Edit]:
+def _negation(claim: str, cw: list[tuple[str, int, int]], ev: SentenceWords) -> Optional[Edit]:
     cl = [w.lower() for w, _, _ in cw]
     for k, w in enumerate(cl):
         if not (w in VERB_NEGATIONS or w.endswith("n't")):
             continue
-        if all(x in STOPWORDS and x not in _PRONOUNS for x in cl[:k]):
+        if all(x in STOPWORDS and x not in PRONOUNS for x in cl[:k]):
             return None  # no subject to match ("are not traded on an exchange", cut from a longer sentence)
         # a pronoun subject must be the evidence's too, just before the copied words: "She never won a Nobel Prize"
         # is not answered by "Her daughter also won a Nobel Prize"
-        pronoun = None if any(x not in STOPWORDS for x in cl[:k]) else next(x for x in cl[:k] if x in _PRONOUNS)
+        pronoun = None if any(x not in STOPWORDS for x in cl[:k]) else next(x for x in cl[:k] if x in PRONOUNS)
         phrase = cl[k + 1:k + 7]
         rest = {x for x in cl if x not in STOPWORDS and x not in NEGATIONS and not x.endswith("n't")}
         # the sentences holding every other content word of the claim; if one of them has a negation, however
         # written, the evidence may say what the claim says ("Cameron did not use the Power of Veto" beside "Did
         # Cameron use the Power of Veto this week?"), and a question states nothing
         near = [si for si in (ev.postings.get(phrase[0], ()) if phrase else ()) if rest <= ev.sets[si]]
-        if any(has_negation(ev.text[si]) or not _SOFT_NEGATIONS.isdisjoint(ev.sets[si]) for si in near):
+        if any(has_negation(ev.text[si]) or not SOFT_NEGATIONS.isdisjoint(ev.sets[si]) for si in near):
             return None
         for si in near:
             low = ev.lower[si]
             if ev.text[si].rstrip().endswith("?"):
                 continue
-            for n in range(len(phrase), _NEGATED_PHRASE - 1, -1):  # the longest copied run after the negation
+            for n in range(len(phrase), NEGATED_PHRASE - 1, -1):  # the longest copied run after the negation
                 part = phrase[:n]
                 if sum(p not in STOPWORDS for p in part) < 2:
                     break
                 at = next((a for a in range(len(low) - n + 1) if low[a:a + n] == part and
-                           (pronoun is None or pronoun in low[max(0, a - 3):a]) and _first_hedge(ev.text[si]) >= a),
+                           (pronoun is None or pronoun in low[max(0, a - 3):a]) and first_hedge(ev.text[si]) >= a),
                           None)
                 if at is not None:
                     words = ev.words[si]
@@ -132,7 +132,7 @@ def _negation(claim: str, cw: list[tuple[str, int, int]], ev: _Sentences) -> Opt
 
 def _clause_ends(sentence: str, words: Sequence[tuple[str, int, int]], i: int) -> bool:
     """Whether word ``i`` of the sentence ends it, or a clause of it ("free." / "free, but" / "free; ...")."""
-    return i + 1 >= len(words) or _CLAUSE_END.search(sentence, words[i][2], words[i + 1][1]) is not None
+    return i + 1 >= len(words) or CLAUSE_END.search(sentence, words[i][2], words[i + 1][1]) is not None
 
 
 def _contains(words: Sequence[str], part: Sequence[str]) -> bool:
@@ -144,14 +144,14 @@ def _contains(words: Sequence[str], part: Sequence[str]) -> bool:
 def _affirmation(claim: str, cw: Sequence[tuple[str, int, int]], evidence: EditSentences,
                  negated: Sequence[tuple[int, int, str, str]]) -> Optional[Edit]:
     """The claim is an evidence sentence's negated clause with the verb negation dropped ("Entry is free" against
-    "Entry is never free"): at least ``_NEGATED_PHRASE`` words around the negation, two of them content words and one
+    "Entry is never free"): at least ``NEGATED_PHRASE`` words around the negation, two of them content words and one
     of those after it, every content word of the claim among them, copied up to the end of the sentence's clause; not
     a condition or a report ("if", "he said"), and no sentence without a negation holding all the claim's content
     words."""
     cl = [w.lower() for w, _, _ in cw]
     pairs = set(zip(cl, cl[1:]))
     negated = [(si, k) for si, k, before, after in negated if (before, after) in pairs]
-    if not negated or not _CONDITIONS.isdisjoint(cl):
+    if not negated or not CONDITIONS.isdisjoint(cl):
         return None  # most claims: no two words meet where the evidence has a negation
     sentences = evidence.text
     at: dict[str, list[int]] = {}
@@ -161,10 +161,10 @@ def _affirmation(claim: str, cw: Sequence[tuple[str, int, int]], evidence: EditS
     stated: Optional[bool] = None  # whether a sentence with no negation holds all of the claim's content words
     for si, k in negated:
         text = sentences[si]
-        words, low = _sentence_edit_words(text), _sentence_lower(text)
-        if _first_hedge(text) < k:
+        words, low = sentence_edit_words(text), sentence_lower(text)
+        if first_hedge(text) < k:
             continue
-        repl = _AFFIRMED[low[k]]
+        repl = AFFIRMED[low[k]]
         # the affirmed sentence's words before the dropped negation, the last first: "can" of "cannot", then low[k-1]
         n_left = k + 1 if repl else k
         left = (lambda d: repl if d == 1 else low[k - d + 1]) if repl else (lambda d: low[k - d])
@@ -178,7 +178,7 @@ def _affirmation(claim: str, cw: Sequence[tuple[str, int, int]], evidence: EditS
             while k + 1 + n < len(low) and c + 1 + n < len(cl) and cl[c + 1 + n] == low[k + 1 + n]:
                 n += 1
             run, after = cl[c - m + 1:c + 1 + n], cl[c + 1:c + 1 + n]
-            if m + n < _NEGATED_PHRASE or all(w in STOPWORDS for w in after) or \
+            if m + n < NEGATED_PHRASE or all(w in STOPWORDS for w in after) or \
                     sum(w not in STOPWORDS for w in run) < 2:
                 continue
             if any(w not in STOPWORDS for w in cl[:c - m + 1] + cl[c + 1 + n:]):
@@ -191,7 +191,7 @@ def _affirmation(claim: str, cw: Sequence[tuple[str, int, int]], evidence: EditS
             if stated is None:
                 holders = min((ev.postings.get(w, ()) for w in rest), key=len)
                 stated = any(rest <= ev.sets[sj] and not has_negation(sentences[sj]) and
-                             _SOFT_NEGATIONS.isdisjoint(ev.sets[sj]) for sj in holders)
+                             SOFT_NEGATIONS.isdisjoint(ev.sets[sj]) for sj in holders)
             if stated:
                 return None  # the evidence also states it
             first = k if repl else k - 1  # "cannot take ...", "is never free"
@@ -240,7 +240,8 @@ def one_edit(claim: str, sentences: Union[EditSentences, Sequence[str]]) -> Opti
         sentences = EditSentences(sentences)
     vocabulary = sentences.vocabulary
     # names, number words and contrast words of the claim found nowhere in the evidence, in the order they are tried
-    runs = [(kind, i, j) for kind, test in _KINDS.items() if kind in kinds for i, j in _runs(words, vocabulary, test)
+    runs = [(kind, i, j) for kind, test in RUN_KINDS.items() if kind in kinds
+            for i, j in word_runs(words, vocabulary, test)
             if kind != "word" or j - i == 1 and not rivals(words[i]).isdisjoint(vocabulary)]
     negated = sentences.negated if plain else ()
     if not (runs or negates):
@@ -253,12 +254,12 @@ def one_edit(claim: str, sentences: Union[EditSentences, Sequence[str]]) -> Opti
 @lru_cache(maxsize=1024)
 def _claim_edit_words(claim: str) -> tuple[tuple[tuple[str, int, int], ...], tuple[str, ...], bool, bool,
                                            frozenset[str]]:
-    """A claim's ``_edit_words``, the words alone, whether one of them is a verb negation, whether it has no
-    negation of any kind (``NEGATIONS``, ``_SOFT_NEGATIONS``), and the ``_KINDS`` of word it has: one claim is read
+    """A claim's ``words_with_spans``, the words alone, whether one of them is a verb negation, whether it has no
+    negation of any kind (``NEGATIONS``, ``SOFT_NEGATIONS``), and the ``RUN_KINDS`` of word it has: one claim is read
     against every chunk and then the whole context."""
-    cw = tuple(_edit_words(claim))
+    cw = tuple(words_with_spans(claim))
     words = tuple(w for w, _, _ in cw)
     low = [w.lower() for w in words]
-    plain = not any(w in NEGATIONS or w.endswith("n't") or w in _SOFT_NEGATIONS for w in low)
-    kinds = frozenset(kind for kind, test in _KINDS.items() if any(test(w) for w in words[1:]))
+    plain = not any(w in NEGATIONS or w.endswith("n't") or w in SOFT_NEGATIONS for w in low)
+    kinds = frozenset(kind for kind, test in RUN_KINDS.items() if any(test(w) for w in words[1:]))
     return cw, words, any(w in VERB_NEGATIONS or w.endswith("n't") for w in low), plain, kinds

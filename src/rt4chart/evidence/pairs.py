@@ -16,10 +16,10 @@ import re
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from .align import ClauseIndex, TypedEdit, _Clause, same_start
-from .edit_words import _edit_words, _is_name
+from .align import ClauseIndex, TypedEdit, Clause, same_start
+from .edit_words import words_with_spans, is_name
 from .edits import Edit
-from .quantities import _MONTHS, Quantity, quantities
+from .quantities import MONTHS_BUT_MAY, Quantity, quantities
 from .words import STOPWORDS
 
 #: where a clause splits into the parts that each give one owner its value
@@ -38,7 +38,7 @@ _COMPARE = {
 
 
 #: capitalised words that are dates, not owners ("December 20, 2022")
-_CALENDAR = _MONTHS | frozenset("monday tuesday wednesday thursday friday saturday sunday may".split())
+_CALENDAR = MONTHS_BUT_MAY | frozenset("monday tuesday wednesday thursday friday saturday sunday may".split())
 
 
 @dataclass(frozen=True)
@@ -49,11 +49,11 @@ class _Part:
 
 def _names(text: str, first_is_name: bool) -> list[str]:
     """The names of ``text``, lower-cased, a run of capitalised words one name ("ellie goulding")."""
-    words = _edit_words(text)
+    words = words_with_spans(text)
     out: list[str] = []
     run: list[str] = []
     for k, (w, _, _) in enumerate(words + [("", 0, 0)]):
-        if w and _is_name(w) and (k > 0 or first_is_name) and w.lower() not in _CALENDAR:
+        if w and is_name(w) and (k > 0 or first_is_name) and w.lower() not in _CALENDAR:
             run.append(w.lower())
             continue
         if run:
@@ -87,7 +87,7 @@ def _known(index: ClauseIndex) -> frozenset[str]:
     return frozenset(n for s in index.sentences for n in _names(s, first_is_name=True) if n not in index.plain)
 
 
-def swap(claim: str, cw, low: Sequence[str], clause: _Clause, index: ClauseIndex) -> Optional[TypedEdit]:
+def swap(claim: str, cw, low: Sequence[str], clause: Clause, index: ClauseIndex) -> Optional[TypedEdit]:
     """A claim that gives one owner of ``clause`` an amount the clause gives another, where the clause gives the
     claim's owner a different amount of the same dimension."""
     known = _known(index)
@@ -205,7 +205,7 @@ def temporal(claim: str, cw, low: Sequence[str], index: ClauseIndex) -> Optional
         best = None
         for si, sentence in enumerate(index.sentences):
             ds = dates(sentence)
-            words = {w.lower() for w, _, _ in _edit_words(sentence)}
+            words = {w.lower() for w, _, _ in words_with_spans(sentence)}
             shared = sum(1 for w in side if same_start(w, words))
             if len(ds) == 1 and shared and (best is None or shared > best[0]):
                 best = (shared, si, ds[0])

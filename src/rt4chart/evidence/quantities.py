@@ -16,7 +16,7 @@ _SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "bn
 _DURATION = {"second": ("h", 1 / 3600), "minute": ("h", 1 / 60), "hour": ("h", 1.0), "day": ("h", 24.0),
              "week": ("h", 168.0), "fortnight": ("h", 336.0), "month": ("mo", 1.0), "year": ("mo", 12.0),
              "decade": ("mo", 120.0), "century": ("mo", 1200.0)}
-_MONTHS = frozenset("january february march april june july august september october november december "
+MONTHS_BUT_MAY = frozenset("january february march april june july august september october november december "
                     "jan feb mar apr jun jul aug sep sept oct nov dec".split())
 _CURRENCY = {"dollar": "$", "usd": "$", "euro": "€", "eur": "€", "pound": "£", "gbp": "£", "yen": "¥"}
 #: metric units in millilitres ("ml"), grams ("g") or metres ("metre"); "m" alone is a scale ("5m": five million)
@@ -153,11 +153,11 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             if unit == "per":
                 end += 5
         elif (m.group("digits") and len(raw) == 4 and 1000 <= value <= 2100 and not scale
-              and (not unit or unit in STOPWORDS or unit_word in _MONTHS or not unit.isalpha())):
+              and (not unit or unit in STOPWORDS or unit_word in MONTHS_BUT_MAY or not unit.isalpha())):
             dimension, end = "year", m.end("digits")
-        elif unit_word in _MONTHS or before and before[-1] in _MONTHS:
+        elif unit_word in MONTHS_BUT_MAY or before and before[-1] in MONTHS_BUT_MAY:
             dimension = "day of month"
-            if before and before[-1] in _MONTHS and unit_word not in _MONTHS:
+            if before and before[-1] in MONTHS_BUT_MAY and unit_word not in MONTHS_BUT_MAY:
                 end = m.end("unit") - len(m.group("unit")) if unit else m.end()
         elif unit:
             key = {"centurie": "century", "centuries": "century"}.get(unit_word, unit_word)

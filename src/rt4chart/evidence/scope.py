@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 from typing import Optional, Sequence
 
-from .align import (RESTRICTION_COVER, SAME_START, ClauseIndex, TypedEdit, _Clause, _content, _covered, _edit, _key,
-                    _subject, only_kept, same_start)
-from .edit_words import EDIT_COVER, _edit_words
+from .align import (RESTRICTION_COVER, SAME_START, Clause, ClauseIndex, TypedEdit, clause_key, content_words, covered,
+                    make_edit, only_kept, same_start, subject_key)
+from .edit_words import EDIT_COVER, words_with_spans
 from .claims import negated
 from .edits import Edit
 from .lexicon import concrete
@@ -48,10 +48,10 @@ _SINCE = re.compile(r"\bsince\b", re.IGNORECASE)
 
 def _rest(keys: frozenset[str], words: Sequence[str]) -> frozenset[str]:
     """The claim's keys without those of ``words``."""
-    return keys - {_key(w) for w in words}
+    return keys - {clause_key(w) for w in words}
 
 
-def restriction(claim: str, cw, low: Sequence[str], keys: frozenset[str], clause: _Clause) -> Optional[TypedEdit]:
+def restriction(claim: str, cw, low: Sequence[str], keys: frozenset[str], clause: Clause) -> Optional[TypedEdit]:
     """A wide word of the claim ("all", "anyone", ...) where the clause restricts the same statement: a restricting
     word ("only", "members", "eligible", ...) or a noun of the claim followed in the clause by a condition ("tenants
     who pay by the 5th") whose content words the claim lacks."""
@@ -61,16 +61,16 @@ def restriction(claim: str, cw, low: Sequence[str], keys: frozenset[str], clause
     if i is None or any(w in WIDE for w in clause.words):
         return None
     rest = _rest(keys, low[i:i + 1])
-    if not rest or not _covered(rest, clause, RESTRICTION_COVER, subject=_subject(low)):
+    if not rest or not covered(rest, clause, RESTRICTION_COVER, subject=subject_key(low)):
         return None
     # a noun of the claim that the clause restricts by what follows it
-    claim_keys = {_key(w) for w in low}
+    claim_keys = {clause_key(w) for w in low}
     for a, x in enumerate(clause.words[:-1]):
-        if _key(x) in claim_keys and x not in STOPWORDS and clause.words[a + 1] in _AFTER_NOUN:
+        if clause_key(x) in claim_keys and x not in STOPWORDS and clause.words[a + 1] in _AFTER_NOUN:
             tail = [w for w in clause.words[a + 2:a + 7] if w not in STOPWORDS]
-            if tail and all(_key(w) not in claim_keys for w in tail[:2]):
+            if tail and all(clause_key(w) not in claim_keys for w in tail[:2]):
                 said = " ".join(clause.words[a:a + 2 + min(4, len(clause.words) - a - 2)])
-                return TypedEdit(_edit("restriction", claim, cw, i, i + 1, said, clause.sentence), "contradicted",
+                return TypedEdit(make_edit("restriction", claim, cw, i, i + 1, said, clause.sentence), "contradicted",
                                  f"the claim says {cw[i][0]!r} where the context restricts it: {said!r}")
     marker = next((x for k, x in enumerate(clause.words)
                    if x in _RESTRICTS and x not in low and not only_kept(clause.words, k, low)), None)
@@ -78,43 +78,43 @@ def restriction(claim: str, cw, low: Sequence[str], keys: frozenset[str], clause
         return None
     at = clause.words.index(marker)
     said = " ".join(clause.words[max(0, at - 1):at + 3])
-    return TypedEdit(_edit("restriction", claim, cw, i, i + 1, said, clause.sentence), "contradicted",
+    return TypedEdit(make_edit("restriction", claim, cw, i, i + 1, said, clause.sentence), "contradicted",
                      f"the claim says {cw[i][0]!r} where the context restricts it: {said!r}")
 
 
-def modality(claim: str, cw, low: Sequence[str], keys: frozenset[str], clause: _Clause) -> Optional[TypedEdit]:
+def modality(claim: str, cw, low: Sequence[str], keys: frozenset[str], clause: Clause) -> Optional[TypedEdit]:
     """Certainty changed: a sure word of the claim against an unsure one of the clause, or the other way round; or a
     plan of the clause stated as done by the claim, or the other way round. The claim's other content words must be
     in the clause, and a clause with a condition ("if") says nothing sure."""
     if negated(claim) != clause.negated or "if" in clause.words or "if" in low:
         return None
     rest = _rest(keys, _MODAL_WORDS)
-    if len(rest) < 2 or not _covered(rest, clause, EDIT_COVER, subject=_subject(low)):
+    if len(rest) < 2 or not covered(rest, clause, EDIT_COVER, subject=subject_key(low)):
         return None
     mine = _modals([w for w, _, _ in cw])
     if mine & _SURE and mine & (_UNSURE | _PLANS):
         return None  # "will likely": the claim hedges itself
-    said = _modals([w for w, _, _ in _edit_words(clause.text)])
+    said = _modals([w for w, _, _ in words_with_spans(clause.text)])
     theirs = [x for x in clause.words if x in said and x not in mine]
     for i, w in enumerate(low):
         if w in _SURE and w in mine and w != "never":
             other = next((x for x in theirs if x in _UNSURE or x in _PLANS), None)
             if other is not None and not said & _SURE:
-                return TypedEdit(_edit("modality", claim, cw, i, i + 1, other, clause.sentence), "contradicted",
+                return TypedEdit(make_edit("modality", claim, cw, i, i + 1, other, clause.sentence), "contradicted",
                                  f"the claim says {cw[i][0]!r} where the context says {other!r}")
         if (w in _UNSURE or w in _PLANS) and w in mine:
             other = next((x for x in theirs if x in _SURE and x != "never"), None)
             if other is not None and not said & (_UNSURE | _PLANS):
-                return TypedEdit(_edit("modality", claim, cw, i, i + 1, other, clause.sentence), "contradicted",
+                return TypedEdit(make_edit("modality", claim, cw, i, i + 1, other, clause.sentence), "contradicted",
                                  f"the claim says {cw[i][0]!r} where the context says {other!r}")
     plan = next((x for x in clause.words if x in _PLANS and x in said), None)
     if plan is not None and not mine:
         # the clause plans what the claim states as done: the planned verb's key in the claim
         at = clause.words.index(plan)
         verb = next((x for x in clause.words[at + 1:at + 4] if x not in STOPWORDS), None)
-        hit = next((k for k, w in enumerate(low) if verb is not None and _key(w) == _key(verb)), None)
+        hit = next((k for k, w in enumerate(low) if verb is not None and clause_key(w) == clause_key(verb)), None)
         if hit is not None and _done(low, hit):
-            return TypedEdit(_edit("modality", claim, cw, hit, hit + 1, f"{plan} to {verb}", clause.sentence),
+            return TypedEdit(make_edit("modality", claim, cw, hit, hit + 1, f"{plan} to {verb}", clause.sentence),
                              "contradicted", f"the context says it {plan} to {verb}; the claim says it is done "
                              f"({cw[hit][0]!r})")
     return None
@@ -133,7 +133,7 @@ def _done(low: Sequence[str], at: int) -> bool:
     return w.endswith("ed") or before in ("has", "have", "had", "was", "were", "already")
 
 
-def since(claim: str, cw, low: Sequence[str], keys: frozenset[str], clause: _Clause) -> Optional[TypedEdit]:
+def since(claim: str, cw, low: Sequence[str], keys: frozenset[str], clause: Clause) -> Optional[TypedEdit]:
     """A negated claim "... not <verb> ... since <year>" where the clause, on the same subject, has a later year and
     a word that shares the verb's first five letters ("inspected" and "inspectors")."""
     if not negated(claim) or clause.negated or not _SINCE.search(claim):
@@ -147,10 +147,10 @@ def since(claim: str, cw, low: Sequence[str], keys: frozenset[str], clause: _Cla
         if neg is not None else None
     if verb is None or len(verb) < 5:
         return None
-    subject = _subject(low)
+    subject = subject_key(low)
     if subject is None or subject not in clause.keys:
         return None
-    if not same_start(verb, _content(clause.words)):
+    if not same_start(verb, content_words(clause.words)):
         return None
     after = next((q for q in later if q.value > years[0].value), None)
     if after is None:
@@ -174,9 +174,9 @@ _META = frozenset("mention mentions mentioned information info details detail da
 _HEDGES = frozenset("if unless could may might would denied denies deny refused refuses rejected rejects".split())
 
 
-def _has(clause: _Clause, word: str) -> bool:
+def _has(clause: Clause, word: str) -> bool:
     """Whether ``clause`` writes ``word``, or a word of the same first five letters ("inspected", "inspection")."""
-    return _key(word) in clause.keys or len(word) >= SAME_START and same_start(word, clause.words)
+    return clause_key(word) in clause.keys or len(word) >= SAME_START and same_start(word, clause.words)
 
 
 def absence(claim: str, cw, low: Sequence[str], keys: frozenset[str], index: ClauseIndex) -> Optional[TypedEdit]:
@@ -200,14 +200,14 @@ def absence(claim: str, cw, low: Sequence[str], keys: frozenset[str], index: Cla
         need = after[:2]
     if not need:
         return None
-    subject = _subject(low)
+    subject = subject_key(low)
     for clause in index.clauses:
         if clause.negated or not _HEDGES.isdisjoint(clause.words):
             continue
         # a thing one can point at ("no pool"; not "no other group"), or an act and its object said of the same
         # subject ("The shop does not sell stamps" against "The corner shop sells ... stamps")
         if all(_has(clause, w) for w in need) and (concrete(need[-1]) or len(need) == 2 and subject in clause.keys):
-            edit = _edit("absence", claim, cw, at, at + 1, clause.text.strip(), clause.sentence)
+            edit = make_edit("absence", claim, cw, at, at + 1, clause.text.strip(), clause.sentence)
             return TypedEdit(edit, "contradicted", f"the claim denies {' '.join(need)!r} ({cw[at][0]!r}) where the "
                              f"context states it: {clause.text.strip()!r}")
     return None

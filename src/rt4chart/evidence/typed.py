@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Optional
 
 from . import pairs, scope
-from .align import (ClauseIndex, TypedEdit, _antonym, _content, _entity, _key, _number, _polarity, _quantifier,
-                    _requirement, _roles, same_start)
-from .edit_words import _edit_words
+from .align import (ClauseIndex, TypedEdit, antonym_edit, clause_key, content_words, entity_edit, number_edit,
+                    polarity_edit, quantifier_edit, requirement_edit, roles_edit, same_start)
+from .edit_words import words_with_spans
 from .edits import Edit
 from .lexicon import concrete
 from .words import NUMBER_WORDS, STOPWORDS
@@ -36,11 +36,11 @@ def typed_edit(claim: str, index: ClauseIndex) -> Optional[TypedEdit]:
     """The first typed edit between ``claim`` and the clause of ``index`` aligned to it (the one that shares most
     of its content words, numbers aside), then a comparison against the amounts of the whole evidence, a denial
     that any clause contradicts, an absent subject; or None."""
-    cw = _edit_words(claim)
+    cw = words_with_spans(claim)
     if len(cw) < 3:
         return None
     low = [w.lower() for w, _, _ in cw]
-    keys = frozenset(_key(w) for w in _content(low))
+    keys = frozenset(clause_key(w) for w in content_words(low))
     if not keys:
         return None
     aligned = index.align(keys)
@@ -49,11 +49,11 @@ def typed_edit(claim: str, index: ClauseIndex) -> Optional[TypedEdit]:
     best = [index.clauses[c] for n, c in aligned if n == aligned[0][0]][:3]
     for clause in best:
         present = frozenset().union(*(c.keys for c in index.clauses if c.sentence == clause.sentence))
-        found = (_antonym(claim, cw, low, keys, clause, present)
-                 or _number(claim, cw, low, keys, clause, index, aligned)
-                 or _quantifier(claim, cw, low, keys, clause) or _requirement(claim, cw, low, keys, clause)
-                 or _polarity(claim, cw, low, keys, clause) or _roles(claim, cw, low, keys, clause)
-                 or _entity(claim, cw, low, keys, clause, index)
+        found = (antonym_edit(claim, cw, low, keys, clause, present)
+                 or number_edit(claim, cw, low, keys, clause, index, aligned)
+                 or quantifier_edit(claim, cw, low, keys, clause) or requirement_edit(claim, cw, low, keys, clause)
+                 or polarity_edit(claim, cw, low, keys, clause) or roles_edit(claim, cw, low, keys, clause)
+                 or entity_edit(claim, cw, low, keys, clause, index)
                  or scope.restriction(claim, cw, low, keys, clause) or scope.modality(claim, cw, low, keys, clause)
                  or scope.since(claim, cw, low, keys, clause) or pairs.swap(claim, cw, low, clause, index))
         if found is not None:
@@ -72,7 +72,7 @@ def instruction(claim: str) -> bool:
     """Whether ``claim`` reads as an instruction: it opens with a capitalised word that is no stop word, article or
     pronoun, followed by a determiner or particle ("Fill in any sparse spots", "Continue this process until all
     ..."). Typed edits misfire on instructions (docs/results/typed_edits.md)."""
-    words = [w for w, _, _ in _edit_words(claim)]
+    words = [w for w, _, _ in words_with_spans(claim)]
     return (len(words) >= 2 and words[0][0].isupper() and words[0].lower() not in STOPWORDS
             and not words[0].lower().endswith("s") and words[1].lower() in _AFTER_VERB)
 
@@ -85,7 +85,7 @@ _NO_SUBJECT = frozenset("will would can could may might must shall should is are
 def fragment(claim: str) -> bool:
     """Whether ``claim`` opens with an auxiliary or modal, its subject left in another claim ("can be messier to use
     than ..."): typed edits misfire on such fragments (docs/results/typed_edits.md)."""
-    words = _edit_words(claim)
+    words = words_with_spans(claim)
     return bool(words) and words[0][0].lower() in _NO_SUBJECT
 
 
@@ -103,7 +103,7 @@ def subject(claim: str, cw, low, index: ClauseIndex) -> Optional[TypedEdit]:
         if not (len(low) > 2 and low[2] not in STOPWORDS and concrete(low[2])):
             return None  # "The situation ...", "The event ...": abstract subjects are often the answer's own words
         k, w = 2, low[2]  # "The new gym ..."
-    if _key(w) in index.postings or same_start(w, index.vocabulary):
+    if clause_key(w) in index.postings or same_start(w, index.vocabulary):
         return None  # the evidence writes it, or a word of the same start ("verified", "verification")
     edit = Edit("subject", cw[k][1], cw[k][2], cw[k][0], "", -1)
     return TypedEdit(edit, "baseless", f"the claim is about {cw[k][0]!r}, which the context never mentions")

@@ -40,7 +40,7 @@ def _labels(y: Any, n: int) -> tuple[np.ndarray, np.ndarray]:
     return classes, idx
 
 
-class _GateBase(ClassifierMixin, BaseEstimator):
+class GateBase(ClassifierMixin, BaseEstimator):
     """Shared scoring: ``predict_proba`` columns follow ``classes_``; the positive class is ``classes_[1]``."""
 
     def decision_function(self, X: Sequence[Any]) -> np.ndarray:
@@ -57,7 +57,7 @@ class _GateBase(ClassifierMixin, BaseEstimator):
         raise NotImplementedError
 
 
-class RAGScopeZ(_GateBase):
+class RAGScopeZ(GateBase):
     """Training-free gate: risk = fraction of distinct non-stopword answer tokens absent from the context.
 
     Parameters
@@ -85,7 +85,7 @@ class RAGScopeZ(_GateBase):
         return self.classes_[(self.decision_function(X) >= self.threshold).astype(int)]
 
 
-class _LinearGate(_GateBase):
+class LinearGate(GateBase):
     """Standardisation + class-balanced logistic regression (lbfgs, L2) over a feature family."""
 
     _enhanced = False
@@ -116,7 +116,7 @@ class _LinearGate(_GateBase):
             return base
         return np.hstack([base, batch.enhanced(self.tfidf_)])
 
-    def fit(self, X: Sequence[Any], y: Any) -> "_LinearGate":
+    def fit(self, X: Sequence[Any], y: Any) -> "LinearGate":
         """Fit (for E: TF-IDF on the training records, then) the scaler and the logistic regression."""
         batch = Batch.from_records(X)
         _labels(y, batch.n)
@@ -124,7 +124,7 @@ class _LinearGate(_GateBase):
             self.tfidf_ = fit_tfidf(batch.triples)
         return self.fit_features(self._features(batch), y)
 
-    def fit_features(self, F: np.ndarray, y: Any) -> "_LinearGate":
+    def fit_features(self, F: np.ndarray, y: Any) -> "LinearGate":
         """Standardise ``F`` and fit the logistic regression: ``fit`` after feature extraction, for callers that
         computed the feature matrix once (columns in :attr:`feature_names` order)."""
         from sklearn.linear_model import LogisticRegression
@@ -161,7 +161,7 @@ class _LinearGate(_GateBase):
         return 1.0 / (1.0 + np.exp(-self.decision_function(X)))
 
 
-class RAGScopeC(_LinearGate):
+class RAGScopeC(LinearGate):
     """Calibrated gate on the base family (RAGScope-C, §II-B).
 
     Parameters
@@ -175,7 +175,7 @@ class RAGScopeC(_LinearGate):
     """
 
 
-class RAGScopeE(_LinearGate):
+class RAGScopeE(LinearGate):
     """Enhanced gate: base family + ROUGE-L, token-F1, TF-IDF and sentence TF-IDF risks (RAGScope-E, §II-C).
 
     Parameters are those of :class:`RAGScopeC`. ``tfidf_`` is the TF-IDF space fitted on the training records'
@@ -188,7 +188,7 @@ class RAGScopeE(_LinearGate):
 GATES = {"Z": RAGScopeZ, "C": RAGScopeC, "E": RAGScopeE}
 
 
-def make_gate(variant: str, **params: Any) -> _GateBase:
+def make_gate(variant: str, **params: Any) -> GateBase:
     """A fresh gate by variant letter ``"Z"``, ``"C"`` or ``"E"``."""
     try:
         cls = GATES[variant.upper()]

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import ConfigError
 from .features import BASE_FEATURES, ENHANCED_FEATURES
-from .gate import GATES, RAGScopeZ, _GateBase, _LinearGate
+from .gate import GATES, RAGScopeZ, GateBase, LinearGate
 from .tfidf import TfidfSpace
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "save_gate", "load_gate"]
@@ -29,14 +29,14 @@ FORMAT_VERSION = 1
 PathLike = Union[str, "os.PathLike[str]"]
 
 
-def _variant(gate: _GateBase) -> str:
+def _variant(gate: GateBase) -> str:
     for name, cls in GATES.items():
         if type(gate) is cls:
             return name
     raise ConfigError(f"cannot save a {type(gate).__name__}; expected a RAGScope Z, C or E gate")
 
 
-def save_gate(gate: _GateBase, path: PathLike, *, provenance: Optional[dict] = None) -> Path:
+def save_gate(gate: GateBase, path: PathLike, *, provenance: Optional[dict] = None) -> Path:
     """Write a fitted gate to ``path`` (``.npz``); returns the path written."""
     from sklearn import __version__ as sklearn_version
     from sklearn.utils.validation import check_is_fitted
@@ -56,7 +56,7 @@ def save_gate(gate: _GateBase, path: PathLike, *, provenance: Optional[dict] = N
         "provenance": provenance or {},
     }
     arrays: dict[str, np.ndarray] = {}
-    if isinstance(gate, _LinearGate):
+    if isinstance(gate, LinearGate):
         meta["features"] = list(gate.feature_names)
         arrays.update(mean=gate.mean_, scale=gate.scale_, coef=gate.coef_, intercept=np.float64(gate.intercept_))
         if variant == "E":
@@ -73,7 +73,7 @@ def save_gate(gate: _GateBase, path: PathLike, *, provenance: Optional[dict] = N
     return path
 
 
-def load_gate(path: PathLike) -> _GateBase:
+def load_gate(path: PathLike) -> GateBase:
     """Read a gate written by :func:`save_gate`; refuses unknown formats and newer format versions."""
     try:
         data = np.load(Path(path), allow_pickle=False)
