@@ -18,9 +18,10 @@ def test_readme_example(tmp_path, monkeypatch):
         (tmp_path / "examples").mkdir(exist_ok=True)
         (tmp_path / "examples" / name).write_bytes((ROOT / "examples" / name).read_bytes())
     runner = CliRunner()
-    res = runner.invoke(main, "audit examples/records.jsonl -o before.jsonl".split())
+    res = runner.invoke(main, "audit examples/records.jsonl -o before.jsonl --judge lexical".split())
     assert res.exit_code == 0, res.output
-    res = runner.invoke(main, "audit examples/records_v2.jsonl -o after.jsonl --baseline before.jsonl".split())
+    res = runner.invoke(main, ("audit examples/records_v2.jsonl -o after.jsonl --baseline before.jsonl "
+                               "--judge lexical").split())
     assert res.exit_code == 0, res.output
     assert "│ audited              │ 4 " in res.stderr and "│ reused from baseline │ 2 " in res.stderr
     res = runner.invoke(main, ("diff before.jsonl after.jsonl -o diff.html --json diff.json "
