@@ -16,9 +16,9 @@ sources, exports both to ONNX into a model folder of its own (a copy of the ship
 runs it) and names them, their features and the length cut in its model cards. Feature sets named ``...verifier`` also
 read the claim verifier's probabilities (``python -m training.train_nli_verifier``; rows from ``world_rows
 --verifier-dir``), and ``fit`` copies it (``--verifier-dir``) into the model folder. Longer contexts, RAGTruth's among
-them, keep the calibrators of ``training.train_local_judge``. The shipped judge has no short-context calibrators: on
-short everyday answers they flagged more faithful ones than they caught (docs/results/generalization.md). Needs
-scikit-learn and onnx.
+them, keep the calibrators of ``training.train_local_judge``. The shipped judge's short-context calibrators are
+``checks+verifier`` fitted on the NLI sources (docs/results/claim_verifier.md, which also lists the sets tried).
+Needs scikit-learn and onnx.
 """
 
 from __future__ import annotations
