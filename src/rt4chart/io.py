@@ -38,6 +38,15 @@ def join_context(parts: Sequence[str]) -> str:
     return CONTEXT_SEPARATOR.join(parts)
 
 
+def passage_bounds(parts: Sequence[str]) -> list[tuple[int, int]]:
+    """Where each passage of a list context lies in ``join_context(parts)``: ``(start, end)`` per passage."""
+    out, pos = [], 0
+    for part in parts:
+        out.append((pos, pos + len(part)))
+        pos += len(part) + len(CONTEXT_SEPARATOR)
+    return out
+
+
 def context_text(value: Any, *, record: Any = None, field: str = "context") -> str:
     """A context given as a string or a list (or tuple) of strings, as one text (``join_context``); anything else
     raises ``InputError`` naming ``record`` and ``field``. For readers with their own record contract (the gate's

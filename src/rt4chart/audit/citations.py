@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Optional, Sequence
 
-from ..io import CONTEXT_SEPARATOR, join_context
+from ..io import join_context, passage_bounds
 from ..types import AuditResult, Citation, Claim, ClaimVerdict, Judgment, Label
 
 
@@ -124,13 +124,9 @@ def attach_citations(claims: Sequence[Claim], citations: Sequence[Citation]) -> 
             if i in extra else c for i, c in enumerate(claims)]
 
 
-def evidence_passages(verdict: ClaimVerdict, passages: Sequence[str]) -> tuple[int, ...]:
-    """The passages (numbered from 1) of the joined context (``io.join_context``) that the verdict's evidence lies
-    in."""
-    bounds, pos = [], 0
-    for part in passages:
-        bounds.append((pos, pos + len(part)))
-        pos += len(part) + len(CONTEXT_SEPARATOR)
+def evidence_passages(verdict: ClaimVerdict, bounds: Sequence[tuple[int, int]]) -> tuple[int, ...]:
+    """The passages (numbered from 1) that the verdict's evidence lies in, given where each lies in the joined
+    context (``io.passage_bounds``)."""
     return tuple(n for n, (start, end) in enumerate(bounds, 1)
                  if any(ev.start < end and start < ev.end for ev in verdict.evidence))
 
@@ -153,9 +149,10 @@ async def check_citations(result: AuditResult, passages: Sequence[str], judge: A
     answer cites its passages, so that a claim without a citation is ``uncited`` (default: it has a marker)."""
     n = len(passages)
     cites_any = any(v.citations for v in result.claims) if cites is None else cites
+    bounds = passage_bounds(passages)
     out: list[ClaimCitation] = []
     for v in result.claims:
-        deciding = evidence_passages(v, passages)
+        deciding = evidence_passages(v, bounds)
         cited = tuple(dict.fromkeys(p for c in v.citations for p in c.passages))
         if any(not 1 <= p <= n or not passages[p - 1].strip() for p in cited):
             bad = ", ".join(str(p) for p in cited if not 1 <= p <= n)

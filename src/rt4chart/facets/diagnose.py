@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..audit.auditor import judge_safely
 from ..audit.joins import or_join
 from ..errors import ConfigError, InputError
-from ..io import CONTEXT_SEPARATOR, check_context, check_text, join_context
+from ..io import check_context, check_text, join_context, passage_bounds
 from ..meter import metering
 from ..text.align import locate
 from ..text.segment import make_chunks, split_sentences, validate_window
@@ -67,13 +67,11 @@ def make_chunk_refs(context: str | Sequence[str], window: int, overlap: int) -> 
         return context, [ChunkRef(index=c.index, start=c.start, end=c.end, text=c.text)
                          for c in make_chunks(sentences, context, window, overlap)]
     refs: list[ChunkRef] = []
-    pos = 0
-    for part in context:
+    for part, (pos, _) in zip(context, passage_bounds(context)):
         stripped = part.strip()
         if stripped:
             start = pos + part.index(stripped)
             refs.append(ChunkRef(index=len(refs), start=start, end=start + len(stripped), text=stripped))
-        pos += len(part) + len(CONTEXT_SEPARATOR)
     return join_context(context), refs
 
 
