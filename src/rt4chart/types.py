@@ -267,8 +267,9 @@ class AuditResult(_Frozen):
     #: ``to_json``
     citation_check: Optional[dict] = None
 
+    def json_exclude(self) -> Optional[set[str]]:
+        """The fields a result's JSON leaves out: ``citation_check`` where none was made."""
+        return {"citation_check"} if self.citation_check is None else None
+
     def to_json(self) -> dict:
-        out = self.model_dump(mode="json")
-        if out["citation_check"] is None:
-            del out["citation_check"]
-        return out
+        return self.model_dump(mode="json", exclude=self.json_exclude())

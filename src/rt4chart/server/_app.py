@@ -68,8 +68,7 @@ def _dumps(obj: Any) -> bytes:
 def _result_bytes(result: AuditResult) -> bytes:
     """The result's JSON, serialised by pydantic-core (fast); text it cannot encode goes the safe, slower way."""
     try:
-        # as ``AuditResult.to_json``: no citation_check key where none was made
-        return result.model_dump_json(exclude={"citation_check"} if result.citation_check is None else None).encode()
+        return result.model_dump_json(exclude=result.json_exclude()).encode()
     except ValueError:  # a lone surrogate in echoed text
         return _dumps(result.to_json())
 
