@@ -41,6 +41,11 @@ class CitationStatus(str, Enum):
     NOT_NEEDED = "not_needed"
 
 
+#: the statuses that flag a claim's citation (all but supported and not needed), in the order above: what
+#: ``audit --fail-on`` accepts and what the ExpertQA evaluation counts as flagged
+FLAGGED = tuple(s for s in CitationStatus if s not in (CitationStatus.SUPPORTED, CitationStatus.NOT_NEEDED))
+
+
 @dataclass(frozen=True)
 class ClaimCitation:
     """One claim's citation check: the passages it cites (numbered from 1, as written), its status, and which of

@@ -11,6 +11,7 @@ from typing import Any, Optional
 
 import click
 
+from ..audit.citations import FLAGGED
 from ..errors import BackendError, ConfigError, InputError, MissingDependencyError, PhoenixError, Rt4chartError
 from ..input_check import check_input, tabular
 from ._options import EXIT_OK, EXIT_RECORD_ERRORS, EXIT_RULE_TRIPPED, EXIT_USAGE, auditor_options, \
@@ -94,7 +95,7 @@ def _print_summary(summary: Any, console: Any, *, baseline: bool = False) -> Non
               "contradicted_by_cited / uncited / invalid, per answer ALCE citation recall and precision, in each "
               "result's citation_check (docs/citations.md)")
 @click.option("--fail-on", "fail_on", multiple=True, metavar="STATUS",
-              type=click.Choice(["misattributed", "unsupported", "contradicted_by_cited", "uncited", "invalid"]),
+              type=click.Choice([s.value for s in FLAGGED]),
               help="with --citations: exit 3 when a claim's citation has this status (repeat for several; for CI)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar or summary")
 @click.option("--allow-empty", is_flag=True, help="accept an INPUT without records (else an input error, exit 2)")

@@ -23,13 +23,12 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
-from ..audit.citations import CitationStatus, check_citations
+from ..audit.citations import FLAGGED, check_citations
 from ..text.markup import citation_markers
 from .datasets.expertqa import CitedClaim
 from .metrics import answer_prf, auroc
 
-FLAGS = {CitationStatus.MISATTRIBUTED, CitationStatus.UNSUPPORTED, CitationStatus.CONTRADICTED_BY_CITED,
-         CitationStatus.UNCITED, CitationStatus.INVALID}
+FLAGS = frozenset(FLAGGED)
 
 
 async def check_one(auditor: Any, claim: CitedClaim) -> dict:
