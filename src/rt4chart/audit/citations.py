@@ -114,15 +114,14 @@ def attach_citations(claims: Sequence[Claim], citations: Sequence[Citation]) -> 
     their text carried: a citation cites the claims whose answer spans it overlaps; one that overlaps none (a point
     after a sentence, as OpenAI's file citations are) cites the claim that ends nearest before it, or else the first
     claim after it."""
+    spanned = [(i, c.answer_spans) for i, c in enumerate(claims) if c.answer_spans]
     extra: dict[int, list[Citation]] = {}
     for cit in citations:
-        hit = [i for i, c in enumerate(claims) if any(sp.start < max(cit.end, cit.start + 1) and cit.start < sp.end
-                                                      for sp in c.answer_spans)]
+        hit = [i for i, spans in spanned if any(sp.start < max(cit.end, cit.start + 1) and cit.start < sp.end
+                                                for sp in spans)]
         if not hit:
-            ends = [(max(sp.end for sp in c.answer_spans), i) for i, c in enumerate(claims) if c.answer_spans
-                    and max(sp.end for sp in c.answer_spans) <= cit.start]
-            after = [i for i, c in enumerate(claims) if c.answer_spans]
-            hit = [max(ends)[1]] if ends else after[:1]
+            before = [(end, i) for i, spans in spanned if (end := max(sp.end for sp in spans)) <= cit.start]
+            hit = [max(before)[1]] if before else [i for i, _ in spanned[:1]]
         for i in hit:
             extra.setdefault(i, []).append(cit)
     return [c.model_copy(update={"citations": tuple(sorted((*c.citations, *extra[i]), key=lambda x: x.start))})
