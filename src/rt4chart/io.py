@@ -227,9 +227,9 @@ def validate_record(raw: Any, index: Optional[int] = None, fields: FieldMap = Fi
                          field="passage_ids")
     cited = raw.get("citations")
     citations = None
-    if cited is not None or block_citations:
-        citations = read_citations(block_citations + (cited if isinstance(cited, list) else []) if block_citations
-                                   else cited, answer, ids, record=rid)  # type: ignore[arg-type]
+    if cited is not None or block_citations:  # the content blocks' citations, then the record's own field
+        citations = read_citations(block_citations, answer, ids, record=rid, field=fields.answer) + \
+            (read_citations(cited, answer, ids, record=rid) if cited is not None else ())
     return Record(id=rid, context=context, question=question or None, answer=answer, task=task,
                   passages=tuple(ctx) if isinstance(ctx, list) else None, citations=citations)
 

@@ -143,3 +143,16 @@ def test_a_bad_citation_field_names_the_record_and_the_field(record, field, mess
     with pytest.raises(InputError, match=message) as err:
         validate_record({"id": "bad", "context": PASSAGES, "answer": "Tickets cost twelve euros.", **record})
     assert err.value.field == field and err.value.record == "bad"
+
+
+def test_a_bad_citations_field_beside_content_blocks_is_an_error_too():
+    from rt4chart.errors import InputError
+    from rt4chart.io import validate_record
+
+    blocks = [{"type": "text", "text": "Tickets cost twelve euros.", "citations": [{"document_index": 1}]}]
+    with pytest.raises(InputError, match="must be a list") as err:
+        validate_record({"id": "bad", "context": PASSAGES, "answer": blocks, "citations": "doc_a"})
+    assert err.value.field == "citations"
+    rec = validate_record({"id": "ok", "context": PASSAGES, "answer": blocks,
+                           "citations": [{"start": 0, "end": 5, "passages": [3]}]})
+    assert [c.passages for c in rec.citations] == [(2,), (3,)]
