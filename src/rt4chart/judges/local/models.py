@@ -270,8 +270,11 @@ class Models:
         reads_short = np.zeros(len(rows), dtype=bool)
         if short is not None and matrix[0, F.CLAIM_MODEL_FEATURES.index("r_ev_chars")] < short.below:
             reads_short = ~spared if spared is not None else np.ones(len(rows), dtype=bool)
+        # a number the evidence lacks keeps the trees' risk where that is higher: the claim verifier reads amounts
+        # worse than words (its number-form probes, docs/results/claim_verifier.md)
+        lacks = matrix[:, F.CLAIM_MODEL_FEATURES.index("c_missing_numbers")] > 0
         risk = claim_p
-        if calibrator is not None:
+        if calibrator is not None and not (reads_short & ~lacks).all():  # some claim reads the trees' calibrator
             risk = self.run(calibrator, calibrator_rows(claim_p, matrix, features))
         if reads_short.any():
             verified = None
@@ -281,9 +284,6 @@ class Models:
                                       "pass verify= to Models.predict")
                 verified = verify().columns
             short_risk = self.run(short.session, calibrator_rows(claim_p, matrix, short.features, verified))
-            # a number the evidence lacks keeps the trees' risk where that is higher: the claim verifier reads
-            # amounts worse than words (its number-form probes, docs/results/claim_verifier.md)
-            lacks = matrix[:, F.CLAIM_MODEL_FEATURES.index("c_missing_numbers")] > 0
             risk = np.where(reads_short, np.where(lacks, np.maximum(short_risk, risk), short_risk), risk)
         return Prediction(per_claim, risk, by_rule)
 
