@@ -360,8 +360,8 @@ def detail_rows(sentence: str, other: str) -> list[dict]:
     body = sentence.rstrip()
     end = "." if body.endswith(".") else ""
     body = body[:-1] if end else body
-    mine = set(re.findall(r"[a-z]{4,}", sentence.lower()))
-    found = [m.group(0) for m in _PHRASE.finditer(other) if set(re.findall(r"[a-z]{4,}", m.group(0))) - mine]
+    mine = _content(sentence)
+    found = [m.group(0) for m in _PHRASE.finditer(other) if _content(m.group(0)) - mine]
     if found:
         phrase = found[0] if found[0].startswith(",") else " " + found[0].lstrip()
         out.append(_row(sentence, body + phrase + end, "neutral", "contrast-detail"))
