@@ -1,5 +1,5 @@
 """Hashes of what the offline judges, the hybrid judge and the gate predict on the 2,700 RAGTruth test answers, to
-show that a change that should not change a prediction did not (docs/results/consolidation.md).
+show that a change that should not change a prediction did not (docs/history.md, Consolidations).
 
     python3 -m benchmarks.prediction_hashes --out /tmp/hashes [--limit N] [--code OTHER_CHECKOUT]
 

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Assemble docs/results.md from its head and the per-area sections in docs/results/ (fixed order)."""
+"""Assemble docs/results.md (today's figures) from its head and the per-area sections in docs/results/ (fixed order).
+
+Older measurements and removed experiments live in docs/history.md, which is written by hand and not assembled here."""
 
 from pathlib import Path
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
-ORDER = ["eval", "lexical", "local_judge", "shape", "typed_edits", "meaning3", "assistant", "decomposer", "calibration",
-         "verifier", "claim_verifier", "citations",
-         "gate", "llm", "hybrid", "ablation", "facets", "server", "engine", "consolidation", "generalization"]
+ORDER = ["eval", "lexical", "local_judge", "shape", "typed_edits", "meaning3", "assistant", "calibration",
+         "claim_verifier", "citations",
+         "gate", "llm", "hybrid", "ablation", "facets", "server", "engine", "generalization"]
 
 
 def main() -> None:

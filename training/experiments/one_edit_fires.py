@@ -10,7 +10,7 @@ Every answer is cut into claims by the rule decomposer and each claim is read ag
 global verification. Prints, per kind of edit (name, number word, closed-class word, added negation, dropped
 negation), the fires and how many of them are gold-hallucinated claims, then every fire. The judges apply the edit
 whatever their model says, so a kind that fires often on faithful claims would cost precision: the rule was fitted
-on these counts (docs/results/local_judge.md, sessions 7 and 9), never on the test split.
+on these counts (docs/history.md, Trained offline judge), never on the test split.
 """
 
 from __future__ import annotations

@@ -229,7 +229,7 @@ def one_edit(claim: str, sentences: Union[EditSentences, Sequence[str]]) -> Opti
       content words.
 
     A sentence-initial capital says nothing, and a paraphrase rarely keeps both neighbours of a name while changing
-    it. How often this fires on RAGTruth train, and how often rightly: ``docs/results/local_judge.md``.
+    it. How often this fires on RAGTruth train, and how often rightly: ``docs/history.md`` (Trained offline judge).
 
     ``sentences``: the evidence sentences as ``EditSentences`` (an ``EvidenceIndex``'s ``edits``), which keep what
     they work out for the next claim; sentence texts are read for this call alone."""

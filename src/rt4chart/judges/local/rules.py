@@ -2,7 +2,7 @@
 runs the tagger.
 
 Each rule covers clear cases that RAGTruth rarely or never labels, so the models never learned them; why each
-constant has its value, and what the alternatives measured, is in docs/results/local_judge.md.
+constant has its value, and what the alternatives measured, is in docs/history.md (Trained offline judge).
 """
 
 from __future__ import annotations
