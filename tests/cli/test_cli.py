@@ -185,7 +185,7 @@ def test_audit_refuses_to_write_its_results_over_its_input(tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["--judge", "lexical", "--threshold", "0.3"], "--threshold configures the local judge, but the judge here is"),
     (["--judge", "lexical", "--no-tagger", "--threshold", "0.3"], "--threshold and --no-tagger configure the local"),
-    (["--judge", "local", "--decomposition", "holistic"], "--decomposition holistic needs the LLM judge"),
+    (["--judge", "local", "--decomposition", "holistic"], "--decomposition holistic configures the LLM judge"),
     (["--judge", "lexical", "--model-dir", "."], "--model-dir configures the local judge, but the judge here is"),
     (["--judge", "local", "--model-dir", "."], "no trained local judge model in"),
 ])

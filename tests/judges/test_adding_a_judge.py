@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Optional
 
 import pytest
 
 import rt4chart
 from rt4chart import ConfigError
-from rt4chart.judges.registry import JUDGE_TABLE, JUDGES, JudgeEntry, build_auditor, judge_help
+from rt4chart.judges.registry import JUDGE_TABLE, JUDGES, JudgeEntry, build_auditor, judge_help, make_judge
 
 # --- the example judge (docs/design.md shows these lines) ---
 import re
@@ -113,7 +114,7 @@ def test_audit_help_lists_the_judges_and_their_options_from_the_registry():
     judge = next(p for p in audit.params if p.name == "judge_name")
     assert judge.type.choices == JUDGES
     flags = {p.name: max(p.opts, key=len) for p in audit.params}
-    assert judge.help == judge_help(flags)
+    assert judge.help == judge_help()
     for name, entry in JUDGE_TABLE.items():
         own = [flags[key] for key in entry.own_fields if key in flags]
         assert f"{name} = {entry.help}" + (f" [{', '.join(own)}]" if own else "") in judge.help
@@ -134,3 +135,37 @@ def test_the_openapi_schema_lists_the_judges_and_their_options_from_the_registry
         fields = [f.name for cls in entry.options for f in dataclasses.fields(cls)]
         assert list(judges[name]["properties"]) == fields
         assert judges[name]["description"] == entry.help
+
+
+def test_a_judge_option_is_one_dataclass_field(monkeypatch):
+    """One field added to a judge's option dataclass gives the option its command-line flag (with its help), its
+    place in the server's schema (with its help) and its refusal by every other judge, by its flag."""
+    import click
+    from click.testing import CliRunner
+
+    from rt4chart.cli._options import judge_options
+    from rt4chart.options import option
+    from rt4chart.server._models import judge_schemas
+
+    @dataclass(frozen=True)
+    class WiderOptions(ExampleOptions):
+        min_words: Optional[int] = option(None, "example judge: claims shorter than this are left baseless", low=1)
+
+    monkeypatch.setitem(JUDGE_TABLE, "example", JudgeEntry((WiderOptions,), build_example, help=HELP))
+
+    @click.command()
+    @judge_options
+    def command(**kw):
+        click.echo(repr(kw["min_words"]))
+
+    help_text = CliRunner().invoke(command, ["--help"]).output
+    assert "--min-words" in help_text and "claims shorter than this" in help_text
+    assert CliRunner().invoke(command, ["--min-words", "3"]).output.strip() == "3"
+    assert CliRunner().invoke(command, ["--min-words", "0"]).exit_code == 2  # its range, from the field
+    prop = judge_schemas()["JudgeOptions"]["properties"]["example"]["properties"]["min_words"]
+    assert prop["description"] == "example judge: claims shorter than this are left baseless"
+    assert build_auditor("example", min_words=3).judge.options.min_words == 3
+    for other in ("lexical", "local", "llm", "hybrid"):
+        with pytest.raises(ConfigError, match=f"--min-words configures the example judge, but the judge here is "
+                                              f"{other}"):
+            make_judge(other, min_words=3, base_url="http://127.0.0.1:9/v1", model="m")

@@ -232,9 +232,9 @@ def test_registry_slots_and_fingerprint(serve):
     b = build_auditor("hybrid", base_url=server.base_url, model="m", floor=0.2)
     c = build_auditor("local")
     assert len({a.fingerprint, b.fingerprint, c.fingerprint}) == 3
-    with pytest.raises(ConfigError, match="needs the LLM judge"):
+    with pytest.raises(ConfigError, match="--decomposition holistic configures the LLM judge"):
         make_judge("hybrid", base_url=server.base_url, model="m", decomposition="holistic")
-    with pytest.raises(ConfigError, match="--floor route the hybrid judge's claims, but the judge here is local"):
+    with pytest.raises(ConfigError, match="--floor configures the hybrid judge, but the judge here is local"):
         make_judge("local", floor=0.0)
     with pytest.raises(ConfigError, match="--granularity batched configures the LLM judge"):
         make_judge("hybrid", base_url=server.base_url, model="m", granularity="batched")

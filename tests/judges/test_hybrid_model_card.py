@@ -104,10 +104,10 @@ def test_the_card_option_is_the_hybrid_judges_own(tmp_path: Path):
     path = tmp_path / "card.json"
     path.write_text(Path(_shipped()).read_text())
     for other in ("local", "lexical"):
-        with pytest.raises(ConfigError, match=f"--combination route the hybrid judge's claims, but the judge here "
+        with pytest.raises(ConfigError, match=f"--combination configures the hybrid judge, but the judge here "
                                               f"is {other}"):
             make_judge(other, combination=str(path))
-    with pytest.raises(ConfigError, match="--combination route the hybrid judge's claims, but the judge here is llm"):
+    with pytest.raises(ConfigError, match="--combination configures the hybrid judge, but the judge here is llm"):
         make_judge("llm", base_url="http://127.0.0.1:9/v1", model="m", combination=str(path))
 
 

@@ -7,7 +7,7 @@ import pytest
 from rt4chart import Auditor, ConfigError, RuleDecomposer
 from rt4chart.judges.lexical import LexicalJudge
 from rt4chart.judges.llm import LLMDecomposer, LLMJudge
-from rt4chart.judges.registry import OWNED_OPTIONS, build_auditor, make_judge
+from rt4chart.judges.registry import JUDGE_TABLE, build_auditor, make_judge, option_field
 
 LLM = {"base_url": "http://127.0.0.1:9/v1", "model": "m", "cache": False}
 
@@ -47,7 +47,8 @@ def test_decomposition():
     assert isinstance(build_auditor("llm", decomposition="rule", **LLM).decomposer, RuleDecomposer)
     assert build_auditor("llm", decomposition="holistic", **LLM).decomposer.mode == "holistic"
     assert isinstance(build_auditor("lexical", decomposition="rule").decomposer, RuleDecomposer)
-    with pytest.raises(ConfigError, match="needs the LLM judge"):
+    with pytest.raises(ConfigError, match="--decomposition holistic configures the LLM judge, but the judge here is "
+                       "lexical"):
         build_auditor("lexical", decomposition="holistic")
 
 
@@ -73,23 +74,26 @@ def test_make_judge_is_what_build_auditor_uses():
     assert isinstance(judge, LexicalJudge) and decomposer is None
 
 
-_VALUES = {"threshold": 0.3, "no_tagger": True, "model_dir": "models", "floor": 0.2, "combination": "card.json",
+_VALUES = {"support": 0.4, "match": 0.1,
+           "threshold": 0.3, "no_tagger": True, "model_dir": "models", "floor": 0.2, "combination": "card.json",
            "prompt_version": "llm@v3", "decomposition": "holistic", "granularity": "batched"}
 
 
-@pytest.mark.parametrize("owned", OWNED_OPTIONS, ids=lambda owned: owned.options[0][0])
-def test_each_judge_that_does_not_read_an_owned_option_refuses_it_by_its_flag(owned):
-    """One table (``OWNED_OPTIONS``) says which judge reads which judge-specific option; every other judge refuses
-    each of them, naming the flag, and the flag is one that ``rt4chart audit`` has."""
+_OWN = sorted({key for entry in JUDGE_TABLE.values() for key in entry.own_fields})
+
+
+@pytest.mark.parametrize("key", _OWN)
+def test_each_judge_that_does_not_read_an_option_refuses_it_by_its_flag(key):
+    """The judges' option dataclasses (``JUDGE_TABLE``) say which judge reads which option; every other judge refuses
+    each of them, naming its flag and the judge that reads it, and the flag is one that ``rt4chart audit`` has."""
     from click.testing import CliRunner
 
     from rt4chart.cli import main
 
-    audit_help = CliRunner().invoke(main, ["audit", "--help"]).output
-    for key, flag in owned.options:
-        assert flag in audit_help
-        for name in ("lexical", "local", "llm", "hybrid"):
-            if name in owned.readers:
-                continue
-            with pytest.raises(ConfigError, match=re.escape(flag)):
-                make_judge(name, **{key: _VALUES[key]})
+    flag = option_field(key).flag
+    assert flag and flag in CliRunner().invoke(main, ["audit", "--help"]).output
+    for name, entry in JUDGE_TABLE.items():
+        if key in entry.fields:
+            continue
+        with pytest.raises(ConfigError, match=re.escape(flag) + ".* the .*judge, but the judge here is " + name):
+            make_judge(name, **{key: _VALUES[key]})

@@ -256,7 +256,7 @@ def test_prompt_version_changes_the_fingerprint_and_needs_the_llm_judge():
     with pytest.warns(DeprecationWarning, match="'v3' is now spelled 'llm@v3'"):
         # the old spelling names the same prompts: the same fingerprint, so results from before still match
         assert build_auditor("llm", prompt_version="v3", **llm).fingerprint == v3.fingerprint
-    with pytest.raises(ConfigError, match="--prompt-version llm@v3 chooses the LLM judge's prompts"):
+    with pytest.raises(ConfigError, match="--prompt-version llm@v3 configures the LLM judge"):
         build_auditor("lexical", prompt_version="llm@v3")
     with pytest.raises(ConfigError, match="the judge here is hybrid"):
         build_auditor("hybrid", prompt_version="llm@v3", **llm)

@@ -45,3 +45,11 @@ class Judge(Protocol):
         local_labels: Optional[Sequence[Label]] = None,
         hints: Optional[Sequence[Optional[str]]] = None,
     ) -> list[Judgment]: ...
+
+
+@runtime_checkable
+class SlottedJudge(Protocol):
+    """A judge whose model server answers a fixed number of requests at once (a llama.cpp server's slots): the
+    auditor built for it keeps that many records in flight (``records_in_flight``; None: the auditor's own bound)."""
+
+    records_in_flight: Optional[int]

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Literal, Optional, Union, get_args, get_origin
 
 import click
 
 from .._console import print_error, stderr_console
 from ..errors import ConfigError
 from ..io import FieldMap
-from ..judges.registry import JUDGES, judge_help
-from ..llm.prompt_versions import DEFAULT_LLM, PROMPT_VERSIONS, lookup, names
+from ..judges.registry import JUDGES, judge_help, judge_option_fields
+from ..options import option_info
 
 #: the commands' exit codes: 0 done; 1 some records failed (their error records are in the output); 2 usage or
 #: input error
@@ -57,100 +57,100 @@ AUDIT_SETTINGS = ("window", "overlap", "no_global", "prefilter", "granularity", 
 
 
 def judge_options(f: Any, *, audit_settings: bool = True) -> Any:
-    """Options that choose and configure a judge; shared by commands that audit. ``auditor_options`` turns the
-    values the command receives into the options of ``rt4chart.judges.registry.build_auditor``. Without
-    ``audit_settings`` the options named in ``AUDIT_SETTINGS`` are left out."""
+    """Options that choose and configure a judge; shared by commands that audit: the audit's own settings (W, O,
+    global verification, prefilter, records in flight, decomposition, calibration, ``--gguf``) and a flag for each
+    judge option that has one (``rt4chart.options.OptionInfo``; the judges' option dataclasses in
+    ``rt4chart.judges.registry.JUDGE_TABLE``, read when the command is made). ``auditor_options`` turns the values
+    the command receives into the options of ``build_auditor``. Without ``audit_settings`` the options named in
+    ``AUDIT_SETTINGS`` are left out."""
     opts = [
         click.option("--window", "-W", type=int, default=25, show_default=True, help="chunk size W in sentences"),
         click.option("--overlap", "-O", type=int, default=10, show_default=True, help="chunk overlap O (< W)"),
         click.option("--no-global", is_flag=True, help="skip global verification (local labels are final)"),
         click.option("--prefilter", is_flag=True, help="skip chunks sharing no content word with a claim"),
         click.option("--concurrency", type=int, default=8, show_default=True, help="records/calls in flight"),
-        click.option("--base-url", envvar="RT4CHART_BASE_URL", default=None, help="OpenAI-compatible endpoint"),
-        click.option("--model", envvar="RT4CHART_MODEL", default=None, help="model name for --judge llm"),
-        click.option("--api-key", default=None, help="API key (default: $OPENAI_API_KEY)"),
-        click.option("--rpm", type=int, default=None, help="requests-per-minute limit for the LLM"),
-        click.option("--granularity", type=click.Choice(["per-claim", "batched"]), default=None,
-                     help="LLM calls per claim (paper-exact) or per chunk/answer (hybrid: per answer by default)"),
-        click.option("--prompt-version", default=None, callback=_prompt_version,
-                     metavar="[" + "|".join(names("llm")) + "]",
-                     help="LLM judge's prompts: " + "; ".join(
-                         f"{n}{' (default)' if n == DEFAULT_LLM else ''}: {PROMPT_VERSIONS[n].summary}"
-                         for n in names("llm")) + ". The old spellings v2 and v3 still work, with a deprecation note"),
         click.option("--decomposition", type=click.Choice(["sentence", "holistic", "rule"]), default=None,
                      help="claim decomposition (LLM: sentence or holistic; rule = offline)"),
-        click.option("--no-cache", is_flag=True, help="do not use the LLM response cache"),
-        click.option("--price-in", type=float, default=None, help="USD per million prompt tokens"),
-        click.option("--price-out", type=float, default=None, help="USD per million completion tokens"),
-        click.option("--timeout", type=float, default=None, help="LLM request timeout in seconds"),
-        click.option("--max-tokens", type=click.IntRange(min=0), default=None,
-                     help="cap on the tokens of each LLM reply (default 4096; 0 = no cap)"),
-        click.option("--threshold", type=float, default=None,
-                     help="claim threshold of the local judge (default: calibrated, in its model card)"),
-        click.option("--no-tagger", is_flag=True,
-                     help="local judge: skip its MiniLM tagger (trees only; about 4x faster, lower F1)"),
+        *(option_flag(name, field, hint) for name, (field, hint) in judge_option_fields().items()
+          if option_info(field).flag and option_info(field).cli),
         click.option("--gguf", envvar="RT4CHART_GGUF", type=click.Path(dir_okay=False), default=None,
                      help="a GGUF model file: rt4chart starts llama.cpp's llama-server for it (on PATH, or "
                      "$RT4CHART_LLAMA_SERVER) on a free loopback port for the run, and stops it after; implies "
                      "--judge hybrid unless --judge llm is chosen (rt4chart audit)"),
-        click.option("--floor", type=click.FloatRange(0, 1), default=None,
-                     help="hybrid judge: claims the local judge scores under this are not sent to the LLM (default "
-                     "0: every claim is asked)"),
-        click.option("--combination", type=click.Path(exists=True, dir_okay=False), default=None,
-                     help="hybrid judge: a combination card refitted for your model (rt4chart calibrate LABELLED "
-                     "--judge hybrid --card -o CARD; default: the shipped one, fitted for "
-                     "Qwen2.5-Coder-1.5B-Instruct Q4_K_M)"),
-        click.option("--model-dir", type=click.Path(exists=True, file_okay=False), default=None,
-                     help="local judge: a models folder you trained (the training scripts' --out-dir; default: the "
-                     "shipped one)"),
         click.option("--calibration", type=click.Path(exists=True, dir_okay=False), default=None,
                      help="a calibration of this judge for your data (rt4chart calibrate): re-decides each answer "
                      "at its threshold and gives its calibrated probability as risk"),
     ]
     if not audit_settings:
         opts = [opt for opt in opts if _option_name(opt) not in AUDIT_SETTINGS]
-    # the judges and the flags of each one's own options, from the registry (rt4chart.judges.registry.JUDGE_TABLE)
-    flags = dict(_option_flag(opt) for opt in opts)
     opts.insert(0, click.option("--judge", "judge_name", type=click.Choice(JUDGES), default="auto",
-                                show_default=True, help=judge_help(flags)))
+                                show_default=True, help=judge_help()))
     for opt in reversed(opts):
         f = opt(f)
     return f
 
 
-def _prompt_version(ctx: click.Context, param: click.Parameter, value: Optional[str]) -> Optional[str]:
-    """``--prompt-version``: the registry's name for ``value`` (``rt4chart.llm.prompt_versions``). An old spelling
-    (``v2``) is taken as its name with one deprecation note on stderr; a name the registry lacks, or another judge's,
-    is a usage error listing the LLM judge's names."""
+def option_flag(name: str, field: Any, hint: Any) -> Any:
+    """The ``click.option`` of a judge option: its flag, help, type (a switch that sets the field's opposite of its
+    default, a choice of a ``Literal``, an existing path, a number in its range) and environment variable, all
+    from the field (``rt4chart.options.option_info``); ``hint`` is the field's type. Unset, it is None (not given)."""
+    info = option_info(field)
+    base = _given_type(hint)
+    kw: dict[str, Any] = {"default": None, "help": info.help}
+    if base is bool:
+        kw.update(is_flag=True, flag_value=not field.default)
+    elif get_origin(base) is Literal:
+        kw["type"] = click.Choice(get_args(base))
+    elif info.path:
+        kw["type"] = click.Path(exists=True, dir_okay=info.path == "dir", file_okay=info.path == "file")
+    elif base in (int, float):
+        ranged = info.low is not None or info.high is not None
+        kw["type"] = ({int: click.IntRange, float: click.FloatRange}[base](info.low, info.high) if ranged else base)
+    if info.envvar:
+        kw["envvar"] = info.envvar
+    if info.metavar:
+        kw["metavar"] = info.metavar
+    if info.parse:
+        kw["callback"] = functools.partial(_parsed, info.parse)
+    return click.option(info.flag, name, **kw)
+
+
+def _given_type(hint: Any) -> Any:
+    """The type a user gives for ``hint``: ``Optional[X]`` is X; a union of a string and a path is a string."""
+    if get_origin(hint) is Union:
+        args = [a for a in get_args(hint) if a is not type(None)]
+        return args[0] if len(args) == 1 else str
+    return hint
+
+
+def _parsed(parse: Callable[[str], tuple[Any, bool]], ctx: click.Context, param: click.Parameter,
+            value: Optional[str]) -> Any:
+    """An option's value through its ``parse`` (``OptionInfo.parse``): an old spelling is taken with one
+    deprecation note on stderr; a value it refuses is a usage error with its message."""
     if value is None:
         return None
     try:
-        version, deprecated = lookup(value, judge="llm")
+        parsed, deprecated = parse(value)
     except ConfigError as e:
         raise click.BadParameter(str(e), ctx=ctx, param=param) from None
     if deprecated:
-        print_error(stderr_console(), f"--prompt-version {value} is the old spelling of {version.name}; pass "
-                    f"--prompt-version {version.name} (the old spelling will be removed)", label="deprecated",
-                    style="yellow")
-    return version.name
+        flag = max(param.opts, key=len)
+        print_error(stderr_console(), f"{flag} {value} is the old spelling of {parsed}; pass {flag} {parsed} "
+                    "(the old spelling will be removed)", label="deprecated", style="yellow")
+    return parsed
 
 
 def _option_name(decorator: Any) -> str:
     """The parameter name of a ``click.option`` decorator (applied to a throwaway function)."""
-    return _option_flag(decorator)[0]
-
-
-def _option_flag(decorator: Any) -> tuple[str, str]:
-    """``(parameter name, long flag)`` of a ``click.option`` decorator (applied to a throwaway function)."""
     param = decorator(lambda: None).__click_params__[-1]
-    return param.name, max(param.opts, key=len)
+    return param.name
 
 
 def auditor_options(judge_kw: dict[str, Any], env_options: dict[str, Any]) -> dict[str, Any]:
     """The ``build_auditor`` options for the values of ``judge_options`` (``judge_name``, ``no_global``,
-    ``no_cache`` ... as the command received them), over ``env_options``: the LLM settings the command's edge read
+    ``cache`` ... as the command received them), over ``env_options``: the LLM settings the command's edge read
     from environment variables (``rt4chart.judges.llm.llm_env(os.environ)``). A flag given wins over the
-    environment; flags left unset (None, or False for ``--no-cache`` and ``--no-tagger``) are left out."""
+    environment; flags left unset (None) are left out."""
     kw = dict(judge_kw)
     out: dict[str, Any] = {
         "judge": kw.pop("judge_name", "auto"),
@@ -160,10 +160,6 @@ def auditor_options(judge_kw: dict[str, Any], env_options: dict[str, Any]) -> di
         "prefilter": kw.pop("prefilter", False),
         "concurrency": kw.pop("concurrency", 8),
     }
-    if kw.pop("no_cache", False):
-        out["cache"] = False
-    if kw.pop("no_tagger", False):
-        out["no_tagger"] = True
     if kw.pop("gguf", None) is not None:
         raise click.UsageError("--gguf (or RT4CHART_GGUF) starts a model server for rt4chart audit and "
                                "calibrate --card only; for this command run llama-server yourself and pass --base-url")

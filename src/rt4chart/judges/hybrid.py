@@ -29,10 +29,10 @@ How it decides one answer at global verification (local verification is the loca
 **The model the card was fitted for.** The combination's weights are fitted for one model (the card's
 ``fitted_for``; the shipped card: Qwen2.5-Coder-1.5B-Instruct Q4_K_M). At its first verdict the judge compares it
 with the model in use (the backend's model id and, from a llama.cpp server, the GGUF file it loaded:
-``model_file``, which ``make_judge`` reads from ``/props``) and logs one warning on the ``rt4chart.judges.hybrid``
-logger when they differ, naming both and the command that refits the card (``REFIT``); when the model in use
-answers only to an alias and reports no file, the warning says it cannot tell. A card that names no model, or the
-same model, logs nothing.
+``model_file``, from ``/props``: ``rt4chart.llm.managed.fit_to_server``) and logs one warning on the
+``rt4chart.judges.hybrid`` logger when they differ, naming both and the command that refits the card (``REFIT``);
+when the model in use answers only to an alias and reports no file, the warning says it cannot tell. A card that
+names no model, or the same model, logs nothing.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from typing import Optional, Sequence
 
 from ..errors import ConfigError
 from ..llm.backend import ChatBackend
+from ..llm.managed import ServedModel
 from ..llm.prompt_versions import PromptVersion, resolve
 from ..llm.templates import Prompt, as_data, load_prompt
 from ..llm.yesno import Answer, ask_yes_no
@@ -81,16 +82,19 @@ class HybridJudge:
     training collects every claim); ``window``/``overlap``: the chunks of a long context."""
 
     name = "hybrid"
-    #: records audited at once when the server's slots are known (``make_judge`` sets it), else None
-    records_in_flight: Optional[int] = None
-    #: the GGUF file the model server reports it loaded (``make_judge`` reads it), else None
-    model_file: Optional[str] = None
 
     def __init__(self, local: LocalJudge, backend: ChatBackend, *, combination: Optional[Combination] = None,
                  floor: float = 0.0, route_words: Optional[int] = ROUTE_MAX_WORDS, route_rules: bool = True,
-                 window: int = 25, overlap: int = 10, version: str = HYBRID_PROMPT_VERSION) -> None:
+                 window: int = 25, overlap: int = 10, version: str = HYBRID_PROMPT_VERSION,
+                 served: Optional[ServedModel] = None) -> None:
         if not 0.0 <= floor <= 1.0:
             raise ConfigError(f"floor must be in [0, 1], got {floor!r}")
+        served = served or ServedModel()
+        #: records audited at once: one answer per slot of the model server (its document stays cached while its
+        #: claims are asked); None where the server reports no slots (``SlottedJudge``)
+        self.records_in_flight: Optional[int] = served.slots
+        #: the GGUF file the model server reports it loaded, else None
+        self.model_file: Optional[str] = served.model_file
         self.local = local
         self.backend = backend
         self.combination = combination or Combination.load()

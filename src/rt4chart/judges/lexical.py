@@ -23,7 +23,7 @@ claims that combine facts or a record's fields) and decides, in this order:
 
 Claims are decided one by one, but the answer label is their AND-join over ~9 claims per answer, so each claim
 decision must be conservative: the defaults were chosen on the RAGTruth train split by
-``python -m training.experiments.tune_lexical_judge`` (docs/results/lexical.md).
+``python -m training.experiments.tune_lexical_judge`` (docs/history.md).
 
 The evidence work (index, assessment, rules, one-edit copies) is ``rt4chart.evidence``; this module turns its
 ``Rule`` into a ``Judgment``. ``Judgment.score`` is the claim's hallucination risk in [0, 1] (1 - weighted
@@ -35,6 +35,7 @@ batch of claims is judged.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import fields
 from functools import lru_cache
 from typing import Optional, Sequence, Union
 
@@ -45,6 +46,7 @@ from ..evidence import (
 from ..evidence import rule_of as _rule_of
 from ..evidence.arithmetic import derive
 from ..types import Claim, Judgment, Label, Span, Stage
+from .options import LexicalOptions
 
 #: evidence texts whose index a judge keeps: the answers to one context come one after another in a batch or an
 #: eval, and a context's chunks and the context itself are judged in turn
@@ -76,6 +78,12 @@ class LexicalJudge:
         self.thresholds = Thresholds(support=support, match=match, negation=negation, names=names,
                                      max_sentences=max_sentences)
         self._indexes = lru_cache(maxsize=INDEXES)(EvidenceIndex)
+
+    @classmethod
+    def from_options(cls, options: LexicalOptions) -> "LexicalJudge":
+        """The judge for ``options`` (``--support``, ``--match``; None: the default)."""
+        given = {f.name: getattr(options, f.name) for f in fields(options)}
+        return cls(**{k: v for k, v in given.items() if v is not None})
 
     def index(self, evidence: str) -> EvidenceIndex:
         """The index of an evidence text (the judge keeps the last ``INDEXES``)."""

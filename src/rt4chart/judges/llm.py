@@ -49,7 +49,8 @@ from ..llm.backend import CachedBackend, ChatBackend, Limiter, OpenAIBackend
 from ..llm.cache import ResponseCache
 from ..llm.pricing import price_for
 from ..llm.schemas import HolisticClaimsReply, SentenceClaimsReply
-from ..llm.settings import DEFAULT_BASE_URL, Decomposition, Endpoint, Granularity, LLMJudgeOptions, llm_env
+from ..llm.settings import DEFAULT_BASE_URL, Decomposition, Endpoint, Granularity, LLMJudgeOptions, check_granularity, \
+    llm_env
 from ..llm.prompt_versions import DEFAULT_LLM, PromptVersion, resolve
 from ..llm.templates import PROMPT_VERSION, Prompt, as_data, format_numbered, load_prompt
 from ..llm.verdicts import READINGS, Shown, quote_ids, reading
@@ -72,8 +73,7 @@ class LLMJudge:
 
     def __init__(self, backend: ChatBackend, *, granularity: Granularity = "per-claim",
                  version: str = DEFAULT_LLM) -> None:
-        if granularity not in ("per-claim", "batched"):
-            raise ConfigError(f"granularity must be 'per-claim' or 'batched', got {granularity!r}")
+        check_granularity(granularity)
         self.backend = backend
         self.granularity = granularity
         #: the registry entry (``llm@v2``); an old spelling (``v2``) is its new name, with a DeprecationWarning

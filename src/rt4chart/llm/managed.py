@@ -1,4 +1,5 @@
-"""A llama.cpp ``llama-server`` that rt4chart starts itself for a GGUF model file, and always stops.
+"""A llama.cpp ``llama-server`` that rt4chart starts itself for a GGUF model file, and always stops; and what a
+llama.cpp server says about itself (``fit_to_server``: its slots and the model file it loaded).
 
 ``ManagedServer(gguf)`` finds the binary (``binary``, else ``$RT4CHART_LLAMA_SERVER`` as the caller passes it,
 else ``llama-server`` on PATH), starts it on a free loopback port with the machine's threads, waits for
@@ -19,14 +20,16 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from dataclasses import dataclass, replace
 from typing import Any, Iterator, Optional
 
 import httpx
 
 from ..errors import ConfigError
+from .settings import Endpoint
 
-__all__ = ["ManagedServer", "MODEL_ALIAS", "find_llama_server", "managed_model", "served_model_file", "server_props",
-           "server_slots"]
+__all__ = ["LLAMA_SERVER_TIMEOUT", "ManagedServer", "MODEL_ALIAS", "ServedModel", "find_llama_server", "fit_to_server",
+           "managed_model", "served_model_file", "server_props", "server_slots"]
 
 #: the model name the managed server answers to
 MODEL_ALIAS = "judge"
@@ -185,3 +188,28 @@ def served_model_file(props: dict[str, Any]) -> Optional[str]:
     """The file name of the GGUF a llama.cpp server loaded (``/props``: ``model_path``), None when it says none."""
     path = props.get("model_path")
     return Path(str(path)).name if isinstance(path, str) and path.strip() else None
+
+
+#: the request timeout (seconds) on a llama.cpp server: one long document on a CPU takes minutes
+LLAMA_SERVER_TIMEOUT = 600.0
+
+
+@dataclass(frozen=True)
+class ServedModel:
+    """What the llama.cpp server behind an endpoint says about itself: its parallel ``slots`` and the GGUF file it
+    loaded (``model_file``); both None for a server that says nothing (an API, vLLM, Ollama)."""
+
+    slots: Optional[int] = None
+    model_file: Optional[str] = None
+
+
+def fit_to_server(endpoint: Endpoint) -> tuple[Endpoint, ServedModel]:
+    """Ask the server behind ``endpoint`` what it is (``/props``). A llama.cpp server gets as many requests in flight
+    as it has slots (the rest wait here, not in its queue, so none times out waiting) and a timeout for a CPU
+    evaluating a long document (``LLAMA_SERVER_TIMEOUT``); any other server keeps ``endpoint`` as it is."""
+    props = server_props(endpoint.base_url)
+    served = ServedModel(server_slots(endpoint.base_url, props=props), served_model_file(props))
+    if served.slots is not None:
+        endpoint = replace(endpoint, concurrency=min(endpoint.concurrency, served.slots),
+                           timeout=max(endpoint.timeout, LLAMA_SERVER_TIMEOUT))
+    return endpoint, served

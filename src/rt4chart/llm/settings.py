@@ -6,13 +6,14 @@ judge takes an ``Endpoint`` only (its prompts are its own)."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import MISSING, asdict, dataclass
 from pathlib import Path
-from typing import Any, Literal, Mapping, Optional, Union
+from typing import Any, Literal, Mapping, Optional, Union, get_args
 
 from ..errors import ConfigError
+from ..options import option
 from .pricing import price_for
-from .prompt_versions import DEFAULT_LLM, resolve
+from .prompt_versions import DEFAULT_LLM, PROMPT_VERSIONS, lookup, names, resolve
 
 Granularity = Literal["per-claim", "batched"]
 Decomposition = Literal["sentence", "holistic"]
@@ -52,23 +53,24 @@ class Endpoint:
     ``json_object`` and then plain JSON instructions when the server refuses one), or one of ``json_schema``,
     ``json_object``, ``text`` to fix the mode."""
 
-    base_url: str
-    model: str
-    api_key: Optional[str] = field(default=None, repr=False)
-    concurrency: int = 8
-    rpm: Optional[float] = None
-    cache: bool = True
-    cache_path: Optional[Union[str, Path]] = None
-    price_in: Optional[float] = None
-    price_out: Optional[float] = None
-    timeout: float = 60.0
-    max_attempts: int = 5
-    temperature: float = 0.0
-    seed: Optional[int] = 0
-    max_tokens: Optional[int] = DEFAULT_MAX_TOKENS
-    structured: Literal["auto", "json_schema", "json_object", "text"] = "auto"
-    backoff_base: float = 0.5
-    backoff_max: float = 30.0
+    base_url: str = option(MISSING, "OpenAI-compatible endpoint", envvar="RT4CHART_BASE_URL")
+    model: str = option(MISSING, "model name for --judge llm", envvar="RT4CHART_MODEL")
+    api_key: Optional[str] = option(None, "API key (default: $OPENAI_API_KEY)", verdict=False, repr=False)
+    concurrency: int = option(8, "records/calls in flight", cli=False, verdict=False)
+    rpm: Optional[float] = option(None, "requests-per-minute limit for the LLM", verdict=False)
+    cache: bool = option(True, "do not use the LLM response cache", flag="--no-cache", verdict=False)
+    cache_path: Optional[Union[str, Path]] = option(None, flag=None, verdict=False)
+    price_in: Optional[float] = option(None, "USD per million prompt tokens", verdict=False)
+    price_out: Optional[float] = option(None, "USD per million completion tokens", verdict=False)
+    timeout: float = option(60.0, "LLM request timeout in seconds", verdict=False)
+    max_attempts: int = option(5, flag=None, verdict=False)
+    temperature: float = option(0.0, flag=None)
+    seed: Optional[int] = option(0, flag=None)
+    max_tokens: Optional[int] = option(DEFAULT_MAX_TOKENS, "cap on the tokens of each LLM reply (default 4096; 0 = "
+                                       "no cap)", low=0)
+    structured: Literal["auto", "json_schema", "json_object", "text"] = option("auto", flag=None)
+    backoff_base: float = option(0.5, flag=None, verdict=False)
+    backoff_max: float = option(30.0, flag=None, verdict=False)
 
     def __post_init__(self) -> None:
         if not self.base_url:
@@ -112,6 +114,18 @@ class Endpoint:
         return out
 
 
+def check_granularity(value: str) -> None:
+    """``ConfigError`` unless ``value`` is one of ``Granularity``'s."""
+    if value not in get_args(Granularity):
+        raise ConfigError(f"granularity must be 'per-claim' or 'batched', got {value!r}")
+
+
+def _prompt_version(text: str) -> tuple[str, bool]:
+    """``--prompt-version``: the registry's name for ``text`` and whether ``text`` is an old spelling."""
+    version, deprecated = lookup(text, judge="llm")
+    return version.name, deprecated is not None
+
+
 @dataclass(frozen=True)
 class LLMJudgeOptions:
     """How the LLM judge uses its endpoint: ``granularity`` (``per-claim``, paper-exact, or ``batched``),
@@ -120,13 +134,18 @@ class LLMJudgeOptions:
     spelling, ``v2`` or ``v3``, is read as the new name with a ``DeprecationWarning``) and ``decomposition``
     (``sentence`` or ``holistic``)."""
 
-    granularity: Granularity = "per-claim"
-    prompt_version: str = DEFAULT_LLM
-    decomposition: Decomposition = "sentence"
+    granularity: Granularity = option(
+        "per-claim", "LLM judge: one call per claim (per-claim, paper-exact) or one per chunk or answer (batched)")
+    prompt_version: str = option(
+        DEFAULT_LLM, "LLM judge's prompts: " + "; ".join(
+            f"{n}{' (default)' if n == DEFAULT_LLM else ''}: {PROMPT_VERSIONS[n].summary}" for n in names("llm"))
+        + ". The old spellings v2 and v3 still work, with a deprecation note",
+        parse=_prompt_version, metavar="[" + "|".join(names("llm")) + "]")
+    #: the command's ``--decomposition`` (which also offers ``rule``, the offline decomposer for any judge) sets it
+    decomposition: Decomposition = option("sentence", "claim decomposition (LLM: sentence or holistic)", cli=False)
 
     def __post_init__(self) -> None:
-        if self.granularity not in ("per-claim", "batched"):
-            raise ConfigError(f"granularity must be 'per-claim' or 'batched', got {self.granularity!r}")
+        check_granularity(self.granularity)
         try:
             version = resolve(self.prompt_version, judge="llm", stacklevel=3)  # the caller of LLMJudgeOptions(...)
         except ConfigError as e:

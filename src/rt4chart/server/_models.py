@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Annotated, Any, Optional, Union
 
@@ -87,14 +88,18 @@ def judge_schemas() -> dict[str, dict[str, Any]]:
     server may be started with, ``rt4chart serve --judge``) and ``JudgeOptions`` (each judge's options: the fields
     of its option dataclasses, which ``ServerSettings``, the command line and Python set)."""
     from ..judges.registry import JUDGE_TABLE, JUDGES, judge_help
+    from ..options import option_info
 
     judges: dict[str, Any] = {}
     for name, entry in JUDGE_TABLE.items():
         properties: dict[str, Any] = {}
         for cls in entry.options:
             schema = TypeAdapter(cls).json_schema(mode="serialization")
+            helps = {f.name: option_info(f).help for f in dataclasses.fields(cls)}
             for key, prop in schema.get("properties", {}).items():
                 properties[key] = {k: v for k, v in prop.items() if k != "title"}
+                if helps.get(key):
+                    properties[key]["description"] = helps[key]
         judges[name] = {"type": "object", "title": f"{name} judge options", "description": entry.help or name,
                         "properties": properties, "additionalProperties": False}
     return {

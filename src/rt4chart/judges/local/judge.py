@@ -18,6 +18,7 @@ from ...evidence import one_edit, original_offset, premise, read_as, restated
 from ...evidence.arithmetic import derive
 from ...evidence.quantities import holds
 from ...types import Claim, Judgment, Label, Span, Stage
+from ..options import LocalOptions
 from . import features as F
 from . import rules as R
 from . import tagger as T
@@ -120,6 +121,13 @@ class LocalJudge:
     tagger, as the models saw RAGTruth QA's questions in training (what each costs: docs/results/shape.md)."""
 
     name = "local"
+
+    @classmethod
+    def from_options(cls, options: LocalOptions) -> "LocalJudge":
+        """The judge for ``options``: ``--threshold`` (None: its card's), ``--no-tagger``, ``--model-dir`` (None: the
+        shipped models) and ``threads``."""
+        return cls(threshold=options.threshold, threads=options.threads, directory=options.model_dir or None,
+                   semantic=not options.no_tagger)
 
     def __init__(self, *, threshold: Optional[float] = None, word_threshold: Optional[float] = None,
                  threads: Optional[int] = None, directory: Optional[Path] = None, semantic: bool = True,
