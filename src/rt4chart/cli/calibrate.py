@@ -21,9 +21,7 @@ from ._options import EXIT_OK, EXIT_USAGE, field_options, judge_options, write_o
 from ..errors import ConfigError, InputError, MissingDependencyError, Rt4chartError
 
 from ..eval.calibrate import CUTS, METHODS, PLATT_BELOW
-
-
-_TRUE, _FALSE = ("true", "1", "yes"), ("false", "0", "no")
+from ..eval.labelled import cv_report, judge_of, judge_pool, read_labelled, render_report, results_of
 
 
 def _console() -> Any:
@@ -37,84 +35,6 @@ def _fail(console: Any, message: object) -> None:
 
     print_error(console, message, soft_wrap=True)
     sys.exit(EXIT_USAGE)
-
-
-def _label(value: Any, rid: Any, field: str) -> bool:
-    """A gold label: true/false (or, as CSV writes them, the strings true/false/1/0/yes/no)."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().lower() in _TRUE + _FALSE:
-        return value.strip().lower() in _TRUE
-    if value is None:
-        raise InputError("missing label (true if the answer is hallucinated, else false)", record=rid, field=field)
-    raise InputError(f"label {value!r} is not true or false", record=rid, field=field)
-
-
-def _spans(value: Any, rid: Any, answer: str, hallucinated: bool) -> tuple[tuple[int, int], ...]:
-    from ..eval.predictions import span_pairs
-
-    if value is None or value == "":
-        return ()
-    if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except ValueError:
-            raise InputError("spans is not a JSON list of {start, end}", record=rid, field="spans") from None
-    pairs = span_pairs(value, rid, "spans") or ()
-    for s, e in pairs:
-        if e > len(answer) or s == e:
-            raise InputError(f"span [{s}, {e}) is empty or outside the answer ({len(answer)} characters)",
-                             record=rid, field="spans")
-    if pairs and not hallucinated:
-        raise InputError("spans are given for an answer labelled not hallucinated", record=rid, field="spans")
-    return pairs
-
-
-def read_labelled(path: str, fmt: Optional[str], fields: Any, label_field: str) -> list[tuple[Any, bool, tuple]]:
-    """``(record, hallucinated, spans)`` for every row of ``path``; ``InputError`` naming every bad row."""
-    from ..io import checked_rows, read_rows
-
-    rows = list(read_rows(path, fmt))
-    out, errors = [], []
-    for row, (_, rec, rid) in zip(rows, checked_rows(rows, fields)):
-        try:
-            if isinstance(rec, InputError):
-                raise rec
-            data = row.data or {}
-            label = _label(data.get(label_field), rec.id, label_field)
-            out.append((rec, label, _spans(data.get("spans"), rec.id, rec.answer, label)))
-        except InputError as exc:
-            errors.append(exc)
-    if errors:
-        shown = "; ".join(str(e) for e in errors[:10]) + (f"; … and {len(errors) - 10} more" if len(errors) > 10
-                                                          else "")
-        raise InputError(f"{len(errors)} of {len(rows)} labelled rows are invalid: {shown}")
-    return out
-
-
-def _results_of(labelled: list, results_path: str) -> list[dict]:
-    """The audit result of each labelled record from an earlier audit of them, checked to be one judge's results
-    of these very answers, without a calibration."""
-    from ..io import json_objects
-
-    by_id: dict[str, dict] = {}
-    for obj in json_objects(results_path):
-        by_id.setdefault(str(obj.get("id")), obj)
-    out = []
-    for rec, _, _ in labelled:
-        line = by_id.get(str(rec.id))
-        if line is None:
-            raise InputError(f"{results_path} has no result for this record", record=rec.id, field="id")
-        if "claims" not in line:
-            raise InputError(f"{results_path} holds an error for this record, not a result", record=rec.id)
-        if line.get("answer") != rec.answer:
-            raise InputError(f"the answer in {results_path} differs from the labelled one", record=rec.id,
-                             field="answer")
-        if (line.get("config") or {}).get("calibration"):
-            raise InputError(f"{results_path} was audited with a calibration; calibrate on results audited without "
-                             "one", record=rec.id)
-        out.append(line)
-    return out
 
 
 def _audit(labelled: list, judge_kw: dict, console: Any) -> list[dict]:
@@ -134,29 +54,6 @@ def _audit(labelled: list, judge_kw: dict, console: Any) -> list[dict]:
         raise InputError(f"{len(failed)} labelled answers could not be audited (first: {failed[0].get('id')}: "
                          f"{(failed[0].get('error') or {}).get('message')})")
     return lines
-
-
-def _pool(results_path: str, judge: str, fingerprint: Optional[str]) -> list[dict]:
-    """Every result of this judge and configuration in ``results_path``, labelled or not: its decisions give the
-    judge's own threshold, toward which a calibration from few labels is shrunk (``rt4chart.eval.calibrate``)."""
-    from ..io import json_objects
-
-    from ..audit.calibration import scored_decision
-
-    return [obj for obj in json_objects(results_path) if "claims" in obj and scored_decision(obj) is not None
-            and str(obj.get("judge")) == judge and (obj.get("config") or {}).get("judge_fingerprint") == fingerprint]
-
-
-def _judge_of(results: list[dict], wanted: str) -> tuple[str, Optional[str]]:
-    judges = {str(r.get("judge")) for r in results}
-    prints = {(r.get("config") or {}).get("judge_fingerprint") for r in results}
-    if len(judges) != 1 or len(prints) != 1:
-        raise InputError(f"the results come from more than one judge or configuration (judges {sorted(judges)}, "
-                         f"{len(prints)} fingerprints): calibrate one judge at a time")
-    judge = judges.pop()
-    if wanted not in ("auto", judge):
-        raise ConfigError(f"--judge {wanted} was asked for, but the results were audited by the {judge} judge")
-    return judge, prints.pop()
 
 
 @click.command("calibrate")
@@ -212,11 +109,11 @@ def calibrate(labelled: str, output: str, results_path: Optional[str], label_fie
         parse_target(target)
         data = read_labelled(labelled, fmt, fields, label_field)
         check_labels([label for _, label, _ in data])
-        results = _results_of(data, results_path) if results_path else _audit(data, judge_kw, console)
-        judge, fingerprint = _judge_of(results, judge_kw.get("judge_name", "auto"))
+        results = results_of(data, results_path) if results_path else _audit(data, judge_kw, console)
+        judge, fingerprint = judge_of(results, judge_kw.get("judge_name", "auto"))
         scores = [answer_score(r) for r in results]
         y = [label for _, label, _ in data]
-        pool = _pool(results_path, judge, fingerprint) if results_path else results
+        pool = judge_pool(results_path, judge, fingerprint) if results_path else results
         own = judge_threshold([answer_score(r) for r in pool], [bool(scored_decision(r)) for r in pool])
         calibration = fit_calibration(scores, y, judge=judge, judge_fingerprint=fingerprint, target=target,
                                       method=method, own=own, meta={"judge_answers": len(pool)})
@@ -226,7 +123,7 @@ def calibrate(labelled: str, output: str, results_path: Optional[str], label_fie
     except (ConfigError, InputError, MissingDependencyError) as exc:
         _fail(console, exc)
         return
-    report = _cv_report(data, results, scores, decided, n_boot=n_boot, seed=seed)
+    report = cv_report(data, results, scores, decided, n_boot=n_boot, seed=seed)
     meta = {**calibration.meta, "folds": folds, "failed_folds": failed, "cross_validated": report,
             "source": Path(labelled).name}
     calibration = replace(calibration, meta=meta)
@@ -234,7 +131,7 @@ def calibrate(labelled: str, output: str, results_path: Optional[str], label_fie
         write_output(output, json.dumps(calibration.to_json(), indent=2) + "\n")
     except OSError as exc:
         _fail(console, f"cannot write {output}: {exc}")
-    click.echo(_render(calibration, report, failed), err=output == "-")
+    click.echo(render_report(calibration, report, failed), err=output == "-")
     if output != "-":
         console.print(f"wrote {output}", highlight=False, soft_wrap=True)
     sys.exit(EXIT_OK)
@@ -296,55 +193,6 @@ def _refit_card(labelled: str, output: str, fmt: Optional[str], fields: Any, lab
     console.print(f"wrote {output}; audit with it: rt4chart audit INPUT --judge hybrid --combination {output} "
                   "(and the same model options)", highlight=False, soft_wrap=True)
     sys.exit(EXIT_OK)
-
-
-def _cv_report(data: list, results: list[dict], scores: list, decided: Any, *, n_boot: int, seed: int) -> dict:
-    """Answer precision, recall and F1 of the judge's own decisions and of the cross-validated calibrated ones, with
-    paired group-bootstrap intervals (answers sharing a context resample together)."""
-    from ..eval.datasets import EvalRecord, group_key
-    from ..eval.predictions import Prediction
-    from ..eval.scoring import evaluate
-
-    records = [EvalRecord(id=str(rec.id), context=rec.context, question=rec.question, answer=rec.answer,
-                          task=rec.task or "all", group=group_key(rec.task or "", rec.context), hallucinated=label)
-               for rec, label, _ in data]
-    before = [Prediction(r.id, bool(res["hallucinated"]), s) for r, res, s in zip(records, results, scores)]
-    after = [Prediction(r.id, bool(d) if d >= 0 else bool(res["hallucinated"]), s)
-             for r, res, s, d in zip(records, results, scores, decided)]
-    full = evaluate(records, {"uncalibrated": before, "calibrated": after}, n_boot=n_boot, seed=seed,
-                    reference="uncalibrated")
-    out: dict[str, Any] = {"n": full["n"], "positives": full["positives"], "groups": full["groups"]}
-    for name in ("uncalibrated", "calibrated"):
-        system = full["systems"][name]
-        out[name] = {"answer": system["answer"]["overall"], "ranking": (system["ranking"] or {}).get("overall")}
-    out["delta_f1"] = full["systems"]["calibrated"]["deltas"]["overall"]["answer_f1"]
-    return out
-
-
-def _render(cal: Any, report: dict, failed: int) -> str:
-    def prf(name: str) -> str:
-        a = report[name]["answer"]
-        ci = a["ci"]
-        return " | ".join(f"{a[k]:.3f} [{ci[k][0]:.3f}, {ci[k][1]:.3f}]" for k in ("precision", "recall", "f1"))
-
-    d = report["delta_f1"]
-    lines = [
-        f"calibration of the {cal.judge} judge ({cal.method}, target {cal.meta['target']}): "
-        f"{report['n']} labels used ({report['positives']} hallucinated, {report['groups']} contexts)",
-        f"threshold: answer score >= {cal.threshold:.4f} (calibrated probability {cal.probability_threshold:.3f})"
-        + (f"; fitted {cal.meta['fitted_threshold']:.4f}, shrunk toward the judge's own "
-           f"{cal.meta['judge_threshold']:.4f} with the weight of {cal.meta['prior_labels']:g} labels"
-           if "fitted_threshold" in cal.meta else ""),
-        "",
-        f"{cal.meta['folds']}-fold cross-validated, 95% group-bootstrap intervals:",
-        "| | precision | recall | F1 |", "|---|---|---|---|",
-        f"| before (the judge's decisions) | {prf('uncalibrated')} |",
-        f"| after (calibrated) | {prf('calibrated')} |",
-        f"F1 after − before: {d[0]:+.3f} [{d[1]:+.3f}, {d[2]:+.3f}]",
-    ]
-    if failed:
-        lines.append(f"({failed} folds had too few labels or one class: their answers keep the judge's decision)")
-    return "\n".join(lines)
 
 
 @click.command("calibrate")
