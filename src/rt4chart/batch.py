@@ -24,13 +24,16 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Container, Coroutine, Iterable, Iterator, Optional, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Callable, Container, Coroutine, Iterable, Iterator, Optional, TypeVar, Union
 
 from .audit.auditor import Auditor
 from .errors import ConfigError, InputError
 from .io import FieldMap, ResultLine, Row, checked_rows, read_results
 from .resume import OutputLine, completed_keys, fsync_dir, retry_path, row_key, scan_output
 from .types import AuditResult, Label, Record, RecordError
+
+if TYPE_CHECKING:
+    from .gate import Cascade
 
 _T = TypeVar("_T")
 
@@ -62,6 +65,8 @@ class BatchSummary:
     completion_tokens: int = 0
     cost_usd: float = 0.0
     seconds: float = 0.0
+    #: the gate cascade of a run with ``gate_accept``: what it accepted without a judge
+    cascade: "Optional[Cascade]" = None
 
     def add(self, item: Union[AuditResult, RecordError], *, reused: bool = False) -> None:
         self.records += 1
@@ -139,23 +144,37 @@ def reusable(line: Optional[ResultLine], rec: Record, fingerprint: str) -> bool:
             and not any(note.kind in _TRANSIENT for note in old.errors))
 
 
+def gate_cascade(checked: Iterable[tuple[int, Union[Record, InputError], Any]], accept: float) -> "Cascade":
+    """The gate cascade over the rows of ``checked`` (``io.checked_rows``) that are records: ``ConfigError`` when
+    the gate cannot be imported or cannot score them."""
+    try:
+        from .gate import Cascade
+    except ImportError as exc:
+        raise ConfigError(f"the gate cascade needs the RAGScope gate, which failed to import: {exc}") from exc
+    valid = [(index, rec) for index, rec, _ in checked if isinstance(rec, Record)]
+    try:
+        return Cascade.of(valid, accept)
+    except (InputError, ValueError, OSError) as exc:
+        raise ConfigError(f"the RAGScope gate could not score the input: {exc}") from exc
+
+
 def result_line(index: int, item: Union[AuditResult, RecordError], rid: Any,
-                routing: Optional[dict[int, tuple[float, bool]]] = None) -> dict:
+                cascade: "Optional[Cascade]" = None) -> dict:
     """The output line of input row ``index``: its result (with ``index``, and the gate's ``risk`` and ``routed``
-    when ``routing`` routed it) or its error line."""
+    when ``cascade`` routed it) or its error line."""
     if isinstance(item, RecordError):
         return error_line(index, rid, item)
     line = item.to_json()
     line["index"] = index
-    if routing is not None and index in routing:
-        line["risk"], line["routed"] = routing[index][0], "verified"
+    if cascade is not None and index in cascade.risks:
+        line["risk"], line["routed"] = cascade.risks[index], "verified"
     return line
 
 
 async def _retry_errors(
     rows: Iterable[Row], auditor: Auditor, path: Path, fields: FieldMap, summary: BatchSummary,
     on_result: Optional[Callable[[Union[AuditResult, RecordError]], None]],
-    routing: Optional[dict[int, tuple[float, bool]]],
+    cascade: "Optional[Cascade]",
 ) -> None:
     """Audit again the records of the error rows in ``path`` and rewrite it atomically with their new lines.
 
@@ -198,7 +217,7 @@ async def _retry_errors(
 
             flush()
             async for index, item, _ in auditor.audit_many(iter(retry.items())):
-                out = result_line(index, item, retry[index].id, routing)
+                out = result_line(index, item, retry[index].id, cascade)
                 fresh[index] = (json.dumps(out, ensure_ascii=False) + "\n").encode("utf-8", "surrogateescape")
                 summary.skipped -= 1
                 summary.previous_errors -= 1
@@ -224,15 +243,17 @@ async def run_batch_async(
     retry_errors: bool = False,
     fields: FieldMap = FieldMap(),
     on_result: Optional[Callable[[Union[AuditResult, RecordError]], None]] = None,
-    routing: Optional[dict[int, tuple[float, bool]]] = None,
+    gate_accept: Optional[float] = None,
     baseline: Optional[dict[str, ResultLine]] = None,
 ) -> BatchSummary:
     """Audit ``rows`` and write one JSON line per row to ``out_path`` (stdout when None), in input order.
 
     ``resume`` keeps the lines already in ``out_path`` (error rows too) and audits the other rows; ``retry_errors``
     (implies ``resume``) then audits the error rows' records again and rewrites ``out_path`` atomically.
-    ``routing`` (the gate cascade) maps a row index to ``(risk, accepted)``: accepted rows are not judged; their
-    result is ``unverified`` (``hallucinated`` None), with ``routed="accepted"``; the others get ``routed="verified"``.
+    ``gate_accept`` runs the gate cascade (``rt4chart.gate.Cascade``, in ``summary.cascade``) over the rows that
+    are records (each row is checked once, for both): the lowest-risk ``gate_accept`` fraction is not judged; their
+    result is ``unverified`` (``hallucinated`` None), with ``routed="accepted"``; the others get ``routed="verified"``
+    and the gate's ``risk``. ``ConfigError`` when the gate cannot score them (nothing is written then).
     ``baseline`` (``read_baseline``): earlier results by id; a row they still hold for (``reusable``) is written from
     them, not audited. It needs an auditor with a fingerprint (``build_auditor`` gives one).
     """
@@ -241,6 +262,11 @@ async def run_batch_async(
                           "build_auditor sets one; Auditor(fingerprint=...) otherwise)")
     summary = BatchSummary()
     started = time.perf_counter()
+    checked: Iterable[tuple[int, Union[Record, InputError], Any]] = checked_rows(rows, fields)
+    if gate_accept is not None:
+        checked = list(checked)
+        summary.cascade = gate_cascade(checked, gate_accept)
+    cascade = summary.cascade
     path = Path(out_path) if out_path is not None else None
     if retry_errors and not isinstance(rows, (list, tuple)):
         rows = list(rows)  # read twice: audited, then the error rows' records retried
@@ -262,7 +288,7 @@ async def run_batch_async(
     next_pos = 0
 
     def todo() -> Iterator[tuple[int, Union[Record, InputError]]]:
-        for index, rec, rid in checked_rows(rows, fields):
+        for index, rec, rid in checked:
             if is_done(index, rec, rid, done):
                 summary.skipped += 1
                 continue
@@ -276,9 +302,8 @@ async def run_batch_async(
                 if on_result is not None:
                     on_result(line.result)
                 continue
-            route = routing.get(index) if routing is not None else None
-            if route is not None and route[1] and isinstance(rec, Record):
-                result = accepted_result(rec, route[0])
+            if cascade is not None and index in cascade.accepted and isinstance(rec, Record):
+                result = accepted_result(rec, cascade.risks[index])
                 pending[index] = {**result.to_json(), "index": index}
                 summary.add(result)
                 if on_result is not None:
@@ -300,7 +325,7 @@ async def run_batch_async(
 
     try:
         async for index, item, rid in auditor.audit_many(todo()):
-            pending[index] = result_line(index, item, ids.get(index, rid), routing)
+            pending[index] = result_line(index, item, ids.get(index, rid), cascade)
             summary.add(item)
             if on_result is not None:
                 on_result(item)
@@ -310,7 +335,7 @@ async def run_batch_async(
         if path is not None:
             fh.close()
     if path is not None and retry_errors:
-        await _retry_errors(rows, auditor, path, fields, summary, on_result, routing)
+        await _retry_errors(rows, auditor, path, fields, summary, on_result, cascade)
     summary.seconds = time.perf_counter() - started
     return summary
 

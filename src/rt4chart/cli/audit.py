@@ -12,7 +12,7 @@ from typing import Any, Optional
 import click
 
 from ..audit.citations import FLAGGED
-from ..errors import BackendError, ConfigError, InputError, MissingDependencyError, PhoenixError, Rt4chartError
+from ..errors import BackendError, ConfigError, InputError, MissingDependencyError, PhoenixError
 from ..input_check import check_input, tabular
 from ._options import EXIT_OK, EXIT_RECORD_ERRORS, EXIT_RULE_TRIPPED, EXIT_USAGE, auditor_options, \
     estimate_options, field_options, judge_options
@@ -203,13 +203,15 @@ def _audit(input_path: str, output: Optional[str], resume: bool, retry_errors: b
         print_error(console, exc)
         sys.exit(EXIT_USAGE)
 
-    routing = _gate_routing(rows, gate_accept, fields, console) if gate_accept is not None else None
     try:
         summary = run_batch(rows, auditor, output, resume=resume, retry_errors=retry_errors, fields=fields,
-                            routing=routing, baseline=previous, console=console,
+                            gate_accept=gate_accept, baseline=previous, console=console,
                             progress=not quiet and (console.is_terminal or os.environ.get("RT4CHART_PROGRESS") == "1"))
     except BackendError as exc:  # only configuration errors reach here (bad key, model, endpoint)
         print_error(console, _endpoint_error(exc))
+        sys.exit(EXIT_USAGE)
+    except ConfigError as exc:  # the gate of --gate-accept could not score the input: nothing was written
+        print_error(console, exc)
         sys.exit(EXIT_USAGE)
     except BrokenPipeError:
         closed_pipe()  # `rt4chart audit ... | head`: the reader took what it wanted
@@ -374,24 +376,3 @@ def _wrapped(exc: BaseException, kinds: tuple) -> Optional[BaseException]:
         seen.add(id(item))
         stack += [item.__cause__, item.__context__, getattr(item, "cause", None)]
     return None
-
-
-def _gate_routing(rows: list, fraction: float, fields: Any, console: Any) -> dict[int, tuple[float, bool]]:
-    """Cascade (RAGScope routing): risk per valid row and whether it is among the lowest-risk ``fraction``."""
-    from .._console import print_error
-    from ..io import checked_rows
-
-    try:
-        from ..gate import route_by_risk
-    except ImportError as exc:
-        print_error(console, f"--gate-accept needs the gate, which failed to import: {exc}")
-        sys.exit(EXIT_USAGE)
-    valid = [(index, rec) for index, rec, _ in checked_rows(rows, fields) if not isinstance(rec, InputError)]
-    if not valid:
-        return {}
-    try:
-        routed = route_by_risk([rec for _, rec in valid], fraction)
-    except (Rt4chartError, ValueError, OSError) as exc:
-        print_error(console, f"the RAGScope gate could not score the input: {exc}")
-        sys.exit(EXIT_USAGE)
-    return {index: pair for (index, _), pair in zip(valid, routed)}

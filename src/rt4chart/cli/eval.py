@@ -190,7 +190,7 @@ def run_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[s
     from ._options import auditor_options
     from ..judges.llm import llm_env
     from ..judges.registry import build_auditor
-    from ..eval.runner import (cascade_summary, claim_labels, gate_routing, results_to_predictions, run, run_meta,
+    from ..eval.runner import (cascade_summary, claim_labels, results_to_predictions, run, run_meta,
                                score, write_outputs)
     from ..eval.predictions import read_predictions
     from ..eval.scoring import render_markdown
@@ -220,9 +220,12 @@ def run_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[s
                     soft_wrap=True)
         sys.exit(EXIT_USAGE)
     progress = not quiet and (console.is_terminal or os.environ.get("RT4CHART_PROGRESS") == "1")
-    routing = gate_routing(records, gate_accept) if gate_accept is not None else None
-    results, summary = run(records, auditor, out, resume=resume, progress=progress, console=console,
-                           routing=routing)
+    try:
+        results, summary = run(records, auditor, out, resume=resume, progress=progress, console=console,
+                               gate_accept=gate_accept)
+    except ConfigError as exc:
+        _fail(console, exc)
+        return
     try:
         _, errors = results_to_predictions(results, out / "predictions.jsonl")
         preds, _ = read_predictions(out / "predictions.jsonl")
@@ -240,8 +243,8 @@ def run_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[s
     report["audit"] = {"seconds": round(summary.seconds, 2), "calls": summary.calls,
                        "prompt_tokens": summary.prompt_tokens, "completion_tokens": summary.completion_tokens,
                        "cost_usd": summary.cost_usd}
-    if routing is not None:
-        report["cascade"] = cascade_summary(records, routing, gate_accept)
+    if summary.cascade is not None:
+        report["cascade"] = cascade_summary(records, summary.cascade)
         c = report["cascade"]
         console.print(f"cascade: {c['accepted_without_judge']}/{c['records']} records accepted by the gate without "
                       f"the judge ({c['judge_records_saved']:.0%} of judge work saved); "

@@ -163,16 +163,11 @@ def write_outputs(report: Mapping[str, Any], out_dir: Path, title: str) -> tuple
     return metrics_path, table_path
 
 
-def gate_routing(records: Sequence[EvalRecord], accept: float) -> dict[int, tuple[float, bool]]:
-    """RAGScope cascade: risk of every record and whether it is among the lowest-risk ``accept`` fraction."""
-    from rt4chart.gate import route_by_risk
-
-    return dict(enumerate(route_by_risk([r.to_record() for r in records], accept)))
-
-
-def cascade_summary(records: Sequence[EvalRecord], routing: dict[int, tuple[float, bool]], accept: float) -> dict:
-    """What the cascade saved and what it gave up: judge calls avoided, gold hallucinations accepted unjudged."""
-    accepted = [i for i, (_, ok) in routing.items() if ok]
+def cascade_summary(records: Sequence[EvalRecord], cascade: Any) -> dict:
+    """What the gate cascade (``rt4chart.gate.Cascade``, over ``records`` by position) saved and what it gave up:
+    judge calls avoided, gold hallucinations accepted unjudged."""
+    accept = cascade.accept
+    accepted = sorted(cascade.accepted)
     positives = sum(r.hallucinated for r in records)
     missed = sum(records[i].hallucinated for i in accepted)
     return {
@@ -222,16 +217,16 @@ def run(
     resume: bool = False,
     progress: bool = False,
     console: Any = None,
-    routing: Optional[dict] = None,
+    gate_accept: Optional[float] = None,
 ) -> tuple[Path, Any]:
     """Audit ``records`` into ``out_dir/results.jsonl`` (resumable) with the lead's batch runner.
 
-    ``routing`` (index -> (risk, accepted)) runs the gate cascade: accepted records are not judged."""
+    ``gate_accept`` runs the gate cascade: the lowest-risk fraction is not judged (``summary.cascade``)."""
     from rt4chart.batch import run_batch
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     results = out / "results.jsonl"
     summary = run_batch([r.to_record() for r in records], auditor, results, resume=resume, progress=progress,
-                        console=console, routing=routing)
+                        console=console, gate_accept=gate_accept)
     return results, summary

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Sequence
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
@@ -30,6 +31,7 @@ from .persist import load_gate, save_gate
 from .routing import ROUTES, accepted_risk, review_precision, route
 
 __all__ = [
+    "Cascade",
     "BASE_FEATURES",
     "ENHANCED_FEATURES",
     "DEFAULT_GATE_FILE",
@@ -46,7 +48,6 @@ __all__ = [
     "review_precision",
     "risk_scores",
     "route",
-    "route_by_risk",
     "save_gate",
     "uncovered_fraction",
 ]
@@ -78,8 +79,20 @@ def risk_scores(records: Sequence[Any]) -> np.ndarray:
     return load_default_gate().predict_proba(records)[:, 1]
 
 
-def route_by_risk(records: Sequence[Any], accept: float) -> list[tuple[float, bool]]:
-    """The gate cascade's routing: per record, its risk and whether it is among the lowest-risk ``accept`` fraction
-    (accepted without the judge; ``route``'s ceil rule, ties in input order)."""
-    scores = risk_scores(records)
-    return [(float(score), where == "accept") for score, where in zip(scores, route(scores, accept=accept))]
+@dataclass(frozen=True)
+class Cascade:
+    """The gate cascade of one batch (RAGScope §II-A): the shipped gate's risk of each routed row, by its index, and
+    the rows among the lowest-risk ``accept`` fraction, which are accepted without a judge (``route``'s ceil rule,
+    ties in input order); the other routed rows are verified."""
+
+    accept: float
+    risks: Mapping[int, float]
+    accepted: frozenset[int]
+
+    @classmethod
+    def of(cls, records: Sequence[tuple[int, Any]], accept: float) -> "Cascade":
+        """Score ``(index, record)`` pairs with the shipped gate and route them."""
+        scores = risk_scores([rec for _, rec in records])
+        routes = route(scores, accept=accept)
+        return cls(accept, {index: float(score) for (index, _), score in zip(records, scores)},
+                   frozenset(index for (index, _), where in zip(records, routes) if where == "accept"))
