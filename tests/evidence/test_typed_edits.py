@@ -1,10 +1,10 @@
-"""Typed edits at clause level (``evidence.align``): each kind fires on its edit and stays quiet on a paraphrase
+"""Typed edits at clause level (``evidence.clauses``): each kind fires on its edit and stays quiet on a paraphrase
 or the same fact written otherwise."""
 
 import pytest
 
 from rt4chart.evidence import EvidenceIndex
-from rt4chart.evidence.align import ClauseIndex
+from rt4chart.evidence.clauses import ClauseIndex
 from rt4chart.evidence.typed import typed_edit
 
 

@@ -9,7 +9,7 @@ text similarity. ``--fail-on`` rules turn the diff into a CI gate. See ``_compar
 0.02
 """
 
-from ._align import CLAIM_CHANGES, MIN_SIMILARITY, ClaimPair, align_claims
+from ._pairing import CLAIM_CHANGES, MIN_SIMILARITY, ClaimPair, align_claims
 from ._compare import CHANGES, STATUSES, RecordDiff, RunDiff, RunSummary, Side, diff_files, diff_runs
 from ._html import render_diff_html, write_diff_html
 from ._rules import RULES, Rule, RuleCheck, check_rule, parse_rule

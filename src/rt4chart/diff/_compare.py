@@ -29,7 +29,7 @@ from typing import Any, Optional, Union
 from ..errors import InputError
 from ..io import ResultLine, read_results
 from ..types import AuditResult, Label, RecordError
-from ._align import ClaimPair, align_claims
+from ._pairing import ClaimPair, align_claims
 
 STATUSES = ("newly_hallucinated", "fixed", "still_hallucinated", "needs_review", "not_hallucinated", "errored",
             "only_before", "only_after")

@@ -9,7 +9,7 @@ from typing import Iterable, NamedTuple, Sequence
 
 from ..text.pronouns import resolved
 from ..text.segment import split_sentences
-from .align import ClauseIndex
+from .clauses import ClauseIndex
 from .claims import (TIME_OF_DAY, amounts, clock_minutes, content_forms, negated, normalised_numbers, read_claim,
                      word_key)
 from .edits import one_edit

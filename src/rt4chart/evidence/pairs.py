@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from .align import ClauseIndex, TypedEdit, Clause, same_start
+from .clauses import ClauseIndex, TypedEdit, Clause, same_start
 from .edit_words import words_with_spans, is_name
 from .edits import Edit
 from .quantities import MONTHS_BUT_MAY, Quantity, quantities

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Optional, Sequence
 
-from .align import (RESTRICTION_COVER, SAME_START, Clause, ClauseIndex, TypedEdit, clause_key, content_words, covered,
+from .clauses import (RESTRICTION_COVER, SAME_START, Clause, ClauseIndex, TypedEdit, clause_key, content_words, covered,
                     make_edit, only_kept, same_start, subject_key)
 from .edit_words import EDIT_COVER, words_with_spans
 from .claims import negated

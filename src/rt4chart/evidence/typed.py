@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Optional
 
 from . import pairs, scope
-from .align import (ClauseIndex, TypedEdit, antonym_edit, clause_key, content_words, entity_edit, number_edit,
+from .clauses import (ClauseIndex, TypedEdit, antonym_edit, clause_key, content_words, entity_edit, number_edit,
                     polarity_edit, quantifier_edit, requirement_edit, roles_edit, same_start)
 from .edit_words import words_with_spans
 from .edits import Edit
