@@ -63,3 +63,12 @@ def test_readme_offline_figures_equal_the_results_headline_row():
     span = re.search(r"\*\*(\d\.\d+)\*\*", cells[3]).group(1)
     auroc = re.search(r"AUROC (\d\.\d+)", row).group(1)
     assert readme == {"answer": answer, "span": span, "auroc": auroc}
+
+
+def test_results_page_is_todays_record_and_history_is_apart():
+    """docs/results.md is assembled from today's sections and stays short enough to read; the dated history lives on
+    docs/history.md, which the assembly does not read."""
+    order = re.search(r"ORDER = \[(.*?)\]", (ROOT / "scripts" / "build_results_doc.py").read_text(), re.S).group(1)
+    assert "history" not in order and (ROOT / "docs" / "history.md").is_file()
+    lines = (ROOT / "docs" / "results.md").read_text().count("\n")
+    assert lines <= 1500, f"docs/results.md has {lines} lines; move dated history to docs/history.md"
