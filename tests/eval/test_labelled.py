@@ -9,7 +9,7 @@ import json
 import pytest
 
 from rt4chart.errors import InputError
-from rt4chart.eval import labelled as L
+from rt4chart.eval import labelled as L, read_labelled
 from rt4chart.eval.calibrate import cross_validate
 from rt4chart.io import FieldMap
 from rt4chart.judges.registry import build_auditor
@@ -23,7 +23,7 @@ def test_read_labelled_gives_records_labels_and_spans(tmp_path):
                                 "spans": [{"start": 12, "end": 15}]}) + "\n"
                     + json.dumps({"id": "b", "context": CONTEXT, "answer": "It opens at nine.",
                                   "hallucinated": False}) + "\n")
-    rows = L.read_labelled(path)
+    rows = read_labelled(path)  # what rt4chart.eval offers
     assert [(r.record.id, r.hallucinated, r.spans) for r in rows] == [("a", True, ((12, 15),)), ("b", False, ())]
     assert rows[0].record.context == CONTEXT
 
