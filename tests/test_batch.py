@@ -41,3 +41,24 @@ def test_a_summary_counts_the_lines_as_the_local_engine_counts_its_results(tmp_p
     assert from_lines == summary
     assert (from_lines.records, from_lines.ok, from_lines.errors, from_lines.hallucinated) == (4, 2, 2, 1)
     assert from_lines.claim_labels["contradicted"] == 1
+
+
+def test_an_iterator_of_rows_is_audited_with_retry_errors_and_the_gate(tmp_path):
+    """Rows given as an iterator are read once for the audit and again for the retry: every row gets its line, with
+    and without the gate cascade (which scores the rows the audit checks)."""
+    from rt4chart.batch import run_batch_async
+    from rt4chart.io import Row
+
+    records = [{"id": f"r{i}", "context": "The sky is blue. Grass is green.", "answer": answer}
+               for i, answer in enumerate(["The sky is blue.", "Grass is green.", "The sky is red."])]
+    auditor = build_auditor("lexical")
+    for gate in (None, 0.3):  # ceil(0.3 * 3) = 1 accepted
+        out = tmp_path / f"out-{gate}.jsonl"
+        summary = asyncio.run(run_batch_async(iter(Row(i, r) for i, r in enumerate(records)), auditor, out,
+                                              retry_errors=True, gate_accept=gate))
+        lines = [json.loads(line) for line in out.read_text().splitlines()]
+        assert [line["id"] for line in lines] == ["r0", "r1", "r2"] and summary.records == 3
+        if gate is not None:
+            assert summary.cascade is not None and len(summary.cascade.accepted) == 1
+            assert sum(line.get("routed") == "accepted" for line in lines) == 1
+            assert all(line.get("routed") in ("accepted", "verified") for line in lines)

@@ -251,9 +251,10 @@ async def run_batch_async(
     ``resume`` keeps the lines already in ``out_path`` (error rows too) and audits the other rows; ``retry_errors``
     (implies ``resume``) then audits the error rows' records again and rewrites ``out_path`` atomically.
     ``gate_accept`` runs the gate cascade (``rt4chart.gate.Cascade``, in ``summary.cascade``) over the rows that
-    are records (each row is checked once, for both): the lowest-risk ``gate_accept`` fraction is not judged; their
-    result is ``unverified`` (``hallucinated`` None), with ``routed="accepted"``; the others get ``routed="verified"``
-    and the gate's ``risk``. ``ConfigError`` when the gate cannot score them (nothing is written then).
+    are records (a row is checked once for the gate and the audit): the lowest-risk ``gate_accept`` fraction is not
+    judged; their result is ``unverified`` (``hallucinated`` None), with ``routed="accepted"``; the others get
+    ``routed="verified"`` and the gate's ``risk``. ``ConfigError`` when the gate cannot score them (nothing is
+    written then).
     ``baseline`` (``read_baseline``): earlier results by id; a row they still hold for (``reusable``) is written from
     them, not audited. It needs an auditor with a fingerprint (``build_auditor`` gives one).
     """
@@ -262,14 +263,14 @@ async def run_batch_async(
                           "build_auditor sets one; Auditor(fingerprint=...) otherwise)")
     summary = BatchSummary()
     started = time.perf_counter()
+    if retry_errors and not isinstance(rows, (list, tuple)):
+        rows = list(rows)  # read twice: audited, then the error rows' records retried
     checked: Iterable[tuple[int, Union[Record, InputError], Any]] = checked_rows(rows, fields)
     if gate_accept is not None:
         checked = list(checked)
         summary.cascade = gate_cascade(checked, gate_accept)
     cascade = summary.cascade
     path = Path(out_path) if out_path is not None else None
-    if retry_errors and not isinstance(rows, (list, tuple)):
-        rows = list(rows)  # read twice: audited, then the error rows' records retried
     resume = resume or retry_errors
     if path is not None and resume:
         retry_path(path).unlink(missing_ok=True)  # left by a retry that was killed: the output is the old one

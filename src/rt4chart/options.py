@@ -31,7 +31,8 @@ class OptionInfo:
     reads for it. ``path``: ``"file"`` or ``"dir"`` for an existing path. ``low``/``high``: the range of a number.
     ``parse``: turns the given text into ``(value, deprecated)`` (raising ``ConfigError``); a deprecated spelling is
     taken with a note.
-    ``metavar``: the value's name in the help."""
+    ``metavar``: the value's name in the help. ``flag_help``: the flag's help where it differs from the option's (a
+    switch that turns the option off)."""
 
     help: str = ""
     flag: Optional[str] = None
@@ -44,6 +45,7 @@ class OptionInfo:
     high: Optional[float] = None
     parse: Optional[Callable[[str], Any]] = None
     metavar: Optional[str] = None
+    flag_help: Optional[str] = None
 
     def named(self, name: str) -> str:
         """The option as a user gave it: its flag, or the field name where it has none."""

@@ -7,7 +7,7 @@ import pytest
 from rt4chart import Auditor, ConfigError, RuleDecomposer
 from rt4chart.judges.lexical import LexicalJudge
 from rt4chart.judges.llm import LLMDecomposer, LLMJudge
-from rt4chart.judges.registry import JUDGE_TABLE, build_auditor, make_judge, option_field
+from rt4chart.judges.registry import JUDGE_TABLE, build_auditor, make_judge, option_info_of
 
 LLM = {"base_url": "http://127.0.0.1:9/v1", "model": "m", "cache": False}
 
@@ -90,7 +90,7 @@ def test_each_judge_that_does_not_read_an_option_refuses_it_by_its_flag(key):
 
     from rt4chart.cli import main
 
-    flag = option_field(key).flag
+    flag = option_info_of(key).flag
     assert flag and flag in CliRunner().invoke(main, ["audit", "--help"]).output
     for name, entry in JUDGE_TABLE.items():
         if key in entry.fields:

@@ -49,7 +49,8 @@ class Judge(Protocol):
 
 @runtime_checkable
 class SlottedJudge(Protocol):
-    """A judge whose model server answers a fixed number of requests at once (a llama.cpp server's slots): the
-    auditor built for it keeps that many records in flight (``records_in_flight``; None: the auditor's own bound)."""
+    """A judge whose model server answers a fixed number of requests at once (a llama.cpp server's slots):
+    ``rt4chart.judges.registry.build_auditor`` caps the records in flight at ``records_in_flight`` (None: no cap of
+    its own)."""
 
     records_in_flight: Optional[int]

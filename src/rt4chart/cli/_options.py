@@ -84,7 +84,7 @@ def judge_options(f: Any, *, audit_settings: bool = True) -> Any:
     if not audit_settings:
         opts = [opt for opt in opts if _option_name(opt) not in AUDIT_SETTINGS]
     opts.insert(0, click.option("--judge", "judge_name", type=click.Choice(JUDGES), default="auto",
-                                show_default=True, help=judge_help()))
+                                show_default=True, help=judge_help(only={_option_name(opt) for opt in opts})))
     for opt in reversed(opts):
         f = opt(f)
     return f
@@ -96,7 +96,7 @@ def option_flag(name: str, field: Any, hint: Any) -> Any:
     from the field (``rt4chart.options.option_info``); ``hint`` is the field's type. Unset, it is None (not given)."""
     info = option_info(field)
     base = _given_type(hint)
-    kw: dict[str, Any] = {"default": None, "help": info.help}
+    kw: dict[str, Any] = {"default": None, "help": info.flag_help or info.help}
     if base is bool:
         kw.update(is_flag=True, flag_value=not field.default)
     elif get_origin(base) is Literal:

@@ -164,8 +164,9 @@ def write_outputs(report: Mapping[str, Any], out_dir: Path, title: str) -> tuple
 
 
 def cascade_summary(records: Sequence[EvalRecord], cascade: Any) -> dict:
-    """What the gate cascade (``rt4chart.gate.Cascade``, over ``records`` by position) saved and what it gave up:
-    judge calls avoided, gold hallucinations accepted unjudged."""
+    """What the gate cascade (``rt4chart.gate.Cascade``, over ``records`` by position: every one of them, since a
+    benchmark's records are all valid) saved and what it gave up: judge calls avoided, gold hallucinations accepted
+    unjudged."""
     accept = cascade.accept
     accepted = sorted(cascade.accepted)
     positives = sum(r.hallucinated for r in records)

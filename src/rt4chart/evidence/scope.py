@@ -10,7 +10,7 @@
 - ``absence``: the claim denies a thing or an act that a clause of another sentence states ("The hotel has no pool"
   against "Guests can swim in the rooftop pool").
 
-Each returns an ``align.TypedEdit`` whose reason names the edit and whose ``sentence`` is the clause's."""
+Each returns an ``clauses.TypedEdit`` whose reason names the edit and whose ``sentence`` is the clause's."""
 
 from __future__ import annotations
 

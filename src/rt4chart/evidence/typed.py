@@ -1,5 +1,5 @@
 """The typed edits of a claim against an evidence text, in one call (``typed_edit``): the clause-level kinds of
-``align`` (antonym, number, quantifier, requirement, polarity, roles, entity), of ``scope`` (restriction,
+``clauses`` (antonym, number, quantifier, requirement, polarity, roles, entity), of ``scope`` (restriction,
 modality, since, absence) and of ``pairs`` (swap, comparison), and ``subject``: a short claim about something the
 evidence never names ("The museum runs guided tours on Fridays" against a café's menu and hours) is baseless.
 

@@ -31,8 +31,8 @@ from .persist import load_gate, save_gate
 from .routing import ROUTES, accepted_risk, review_precision, route
 
 __all__ = [
-    "Cascade",
     "BASE_FEATURES",
+    "Cascade",
     "ENHANCED_FEATURES",
     "DEFAULT_GATE_FILE",
     "ROUTES",

@@ -79,7 +79,9 @@ class HybridJudge:
     under it keep their verdict without a call (0: every claim is asked); ``route_words``: contexts longer than this
     many words are the local judge's alone (None: the model is asked on any context); ``route_rules``: claims the
     local judge's rules decided are its alone (False: the model is asked about them too, as the combination's
-    training collects every claim); ``window``/``overlap``: the chunks of a long context."""
+    training collects every claim); ``window``/``overlap``: the chunks of a long context; ``version``: its prompts;
+    ``served``: what the model server said about itself (``rt4chart.llm.managed.fit_to_server``): its slots become
+    ``records_in_flight``, its GGUF file ``model_file``."""
 
     name = "hybrid"
 

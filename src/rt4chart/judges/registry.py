@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 from typing import TYPE_CHECKING, Any, Callable, Optional, get_type_hints
 
 from ..audit.auditor import AuditConfig, Auditor, set_default_judge
@@ -120,36 +120,49 @@ AUTO_HELP = ("auto = LLM if --base-url/--model or RT4CHART_BASE_URL is set, else
 _OBJECTS = frozenset({"backend", "limiter"})
 
 
-def judge_help() -> str:
+def judge_help(*, flags: bool = True, only: Optional[Container[str]] = None) -> str:
     """The judges in words, from ``JUDGE_TABLE``: ``AUTO_HELP``, then each judge's ``help`` and its own options
-    (``JudgeEntry.own_fields``) by their flags (``OptionInfo.flag``; the field name where there is none)."""
+    (``JudgeEntry.own_fields``), by their flags (``OptionInfo.flag``; the field name where there is none) or, without
+    ``flags``, by their names (the server's JSON fields). ``only``: the options a command has (others left out)."""
     parts = [AUTO_HELP]
     for name, entry in JUDGE_TABLE.items():
-        own = [option_field(key).named(key) for key in entry.own_fields]
+        own = [option_info_of(key).named(key) if flags else key for key in entry.own_fields
+               if only is None or key in only]
         text = f"{name} = {entry.help}" if entry.help else name
         parts.append(f"{text} [{', '.join(own)}]" if own else text)
     return "; ".join(parts) + "."
 
 
-def option_field(name: str) -> OptionInfo:
-    """The ``OptionInfo`` of the judge option ``name`` (the first judge in ``JUDGE_TABLE`` that reads it)."""
+def _option_fields() -> "dict[str, dataclasses.Field[Any]]":
+    """Every judge option's field by name, in ``JUDGE_TABLE`` order (the first judge that reads an option defines
+    it)."""
+    out: "dict[str, dataclasses.Field[Any]]" = {}
     for entry in JUDGE_TABLE.values():
         for cls in entry.options:
             for f in dataclasses.fields(cls):
-                if f.name == name:
-                    return option_info(f)
-    raise KeyError(name)
+                out.setdefault(f.name, f)
+    return out
+
+
+def option_info_of(name: str) -> OptionInfo:
+    """The ``OptionInfo`` of the judge option ``name``."""
+    return option_info(_option_fields()[name])
 
 
 def judge_option_fields() -> "dict[str, tuple[dataclasses.Field[Any], Any]]":
-    """Every judge option by name, with its type, in ``JUDGE_TABLE`` order (the first judge that reads an option
-    defines it): what the command line makes its flags from."""
+    """Every judge option by name with its type, in ``JUDGE_TABLE`` order: what the command line makes its flags
+    from. A type that cannot be resolved here (an annotation a third-party module imports for type checkers only)
+    is read as text."""
     out: "dict[str, tuple[dataclasses.Field[Any], Any]]" = {}
     for entry in JUDGE_TABLE.values():
         for cls in entry.options:
-            hints = get_type_hints(cls)
+            try:
+                hints = get_type_hints(cls)
+            except (NameError, TypeError):
+                hints = {}
             for f in dataclasses.fields(cls):
-                out.setdefault(f.name, (f, hints[f.name]))
+                if f.name not in out:
+                    out[f.name] = (f, hints.get(f.name, bool if isinstance(f.default, bool) else Optional[str]))
     return out
 
 
@@ -181,7 +194,7 @@ def refuse_foreign_options(name: str, options: Mapping[str, Any]) -> None:
 def _said(key: str, value: Any) -> str:
     """An option as the user gave it: its flag, and its value where it is a choice (not a number, a switch or a
     path)."""
-    info = option_field(key)
+    info = option_info_of(key)
     return info.named(key) + (f" {value}" if isinstance(value, str) and info.path is None else "")
 
 
@@ -310,7 +323,7 @@ def build_auditor(
 def not_verdict_options() -> frozenset[str]:
     """The options that change how a judge is reached, paced or paid for, not what it decides
     (``OptionInfo.verdict`` False, and the objects ``backend`` and ``limiter``): not in the fingerprint."""
-    return _OBJECTS | {name for name, (f, _) in judge_option_fields().items() if not option_info(f).verdict}
+    return _OBJECTS | {name for name, f in _option_fields().items() if not option_info(f).verdict}
 
 
 def judge_fingerprint(judge: Judge, decomposer: Decomposer, config: AuditConfig, options: Mapping[str, Any]) -> str:

@@ -6,12 +6,12 @@ judge takes an ``Endpoint`` only (its prompts are its own)."""
 
 from __future__ import annotations
 
-from dataclasses import MISSING, asdict, dataclass
+from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, Literal, Mapping, Optional, Union, get_args
 
 from ..errors import ConfigError
-from ..options import option
+from ..options import option, option_info
 from .pricing import price_for
 from .prompt_versions import DEFAULT_LLM, PROMPT_VERSIONS, lookup, names, resolve
 
@@ -33,7 +33,8 @@ def llm_env(env: Mapping[str, str]) -> dict[str, Any]:
     give the result on as explicit options (flags given on the command line win).
     """
     values: dict[str, Any] = {}
-    for name, key in (("base_url", "RT4CHART_BASE_URL"), ("model", "RT4CHART_MODEL"), ("api_key", "OPENAI_API_KEY")):
+    named = [(f.name, option_info(f).envvar) for f in fields(Endpoint) if option_info(f).envvar]
+    for name, key in [*named, ("api_key", "OPENAI_API_KEY")]:
         if env.get(key):
             values[name] = env[key]
     if env.get("RT4CHART_CACHE_DIR"):
@@ -58,7 +59,8 @@ class Endpoint:
     api_key: Optional[str] = option(None, "API key (default: $OPENAI_API_KEY)", verdict=False, repr=False)
     concurrency: int = option(8, "records/calls in flight", cli=False, verdict=False)
     rpm: Optional[float] = option(None, "requests-per-minute limit for the LLM", verdict=False)
-    cache: bool = option(True, "do not use the LLM response cache", flag="--no-cache", verdict=False)
+    cache: bool = option(True, "use the LLM response cache", flag="--no-cache", verdict=False,
+                         flag_help="do not use the LLM response cache")
     cache_path: Optional[Union[str, Path]] = option(None, flag=None, verdict=False)
     price_in: Optional[float] = option(None, "USD per million prompt tokens", verdict=False)
     price_out: Optional[float] = option(None, "USD per million completion tokens", verdict=False)

@@ -103,7 +103,7 @@ def judge_schemas() -> dict[str, dict[str, Any]]:
         judges[name] = {"type": "object", "title": f"{name} judge options", "description": entry.help or name,
                         "properties": properties, "additionalProperties": False}
     return {
-        "JudgeName": {"type": "string", "enum": list(JUDGES), "description": judge_help()},
+        "JudgeName": {"type": "string", "enum": list(JUDGES), "description": judge_help(flags=False)},
         "JudgeOptions": {"type": "object", "description": "The options each judge reads (by name).",
                          "properties": judges, "additionalProperties": False},
     }
