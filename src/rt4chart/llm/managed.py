@@ -19,8 +19,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any, Iterator, Optional
 
 import httpx
