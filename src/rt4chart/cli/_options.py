@@ -115,6 +115,19 @@ def option_flag(name: str, field: Any, hint: Any) -> Any:
     return click.option(info.flag, name, **kw)
 
 
+def judge_option_flags(*names: str) -> Callable[[Any], Any]:
+    """The flags of the judge options ``names`` (``option_flag``), as one decorator: for a command that offers some
+    of them (``diagnose``: the endpoint's)."""
+    fields = judge_option_fields()
+
+    def apply(f: Any) -> Any:
+        for name in reversed(names):
+            f = option_flag(name, *fields[name])(f)
+        return f
+
+    return apply
+
+
 def _given_type(hint: Any) -> Any:
     """The type a user gives for ``hint``: ``Optional[X]`` is X; a union of a string and a path is a string."""
     if get_origin(hint) is Union:

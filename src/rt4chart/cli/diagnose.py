@@ -19,7 +19,7 @@ import click
 
 from ..errors import ConfigError, InputError, MissingDependencyError, Rt4chartError
 from ..judges.registry import JUDGES
-from ._options import EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE
+from ._options import EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE, judge_option_flags
 
 #: the facet diagnosis's NLI judges: any of ``--judge`` but the hybrid (it reads claims, not facet questions)
 FACET_JUDGES = tuple(j for j in JUDGES if j != "hybrid")
@@ -76,7 +76,7 @@ def _gold(raw: Any, rid: Any, answer: Any = None) -> tuple[tuple[int, int], ...]
 
 
 def build_diagnoser(judge_name: str, facets: str, generation: Optional[bool], base_url: Optional[str],
-                    model: Optional[str], api_key: Optional[str], no_cache: bool, timeout: Optional[float],
+                    model: Optional[str], api_key: Optional[str], cache: Optional[bool], timeout: Optional[float],
                     llm_concurrency: int, window: int, overlap: int, relevance_threshold: float,
                     address_threshold: float) -> Any:
     """A ``Diagnoser`` from CLI options; LLM parts share one backend (one cache, one concurrency limit)."""
@@ -91,7 +91,7 @@ def build_diagnoser(judge_name: str, facets: str, generation: Optional[bool], ba
     want_generation = endpoint if generation is None else generation
     want_llm_facets = facets == "llm" or (facets == "auto" and endpoint)
     given = {"base_url": base_url, "model": model, "api_key": api_key, "timeout": timeout,
-             "concurrency": llm_concurrency, "cache": False if no_cache else None}
+             "concurrency": llm_concurrency, "cache": cache}
     llm = {**env, **{k: v for k, v in given.items() if v is not None}}
     # no endpoint for the judge: "auto" resolves to the best offline judge
     auditor = build_auditor("llm", **llm) if use_llm_judge else build_auditor(judge_name)
@@ -165,11 +165,7 @@ def _pct(x: Optional[float]) -> str:
               help="facet decomposition: auto = LLM templates with an endpoint, else the offline rules")
 @click.option("--generation/--no-generation", default=None,
               help="answer each facet in Strict/Soft/LLM-only modes (default: on with an endpoint)")
-@click.option("--base-url", envvar="RT4CHART_BASE_URL", default=None, help="OpenAI-compatible endpoint")
-@click.option("--model", envvar="RT4CHART_MODEL", default=None, help="model name")
-@click.option("--api-key", default=None, help="API key (default: $OPENAI_API_KEY)")
-@click.option("--no-cache", is_flag=True, help="do not use the LLM response cache")
-@click.option("--timeout", type=float, default=None, help="LLM request timeout in seconds")
+@judge_option_flags("base_url", "model", "api_key", "cache", "timeout")
 @click.option("--window", "-W", type=int, default=3, show_default=True,
               help="chunk size in sentences (a list context is chunked by passage)")
 @click.option("--overlap", "-O", type=int, default=1, show_default=True, help="chunk overlap in sentences")
@@ -183,7 +179,7 @@ def _pct(x: Optional[float]) -> str:
 def diagnose(input_path: Optional[str], out_dir: str, dataset: Optional[str], split: str, task: Optional[str],
              data_path: Optional[str], limit: Optional[int], judge_name: str, facets: str,
              generation: Optional[bool], base_url: Optional[str], model: Optional[str], api_key: Optional[str],
-             no_cache: bool, timeout: Optional[float], window: int, overlap: int, relevance_threshold: float,
+             cache: Optional[bool], timeout: Optional[float], window: int, overlap: int, relevance_threshold: float,
              address_threshold: float, concurrency: int, quiet: bool) -> None:
     """Facet-level diagnostics of INPUT (JSONL/JSON/CSV records with id, context, question and optionally answer).
 
@@ -201,7 +197,7 @@ def diagnose(input_path: Optional[str], out_dir: str, dataset: Optional[str], sp
     if bool(input_path) == bool(dataset):
         raise click.UsageError("give either INPUT or --dataset")
     try:
-        diagnoser = build_diagnoser(judge_name, facets, generation, base_url, model, api_key, no_cache, timeout,
+        diagnoser = build_diagnoser(judge_name, facets, generation, base_url, model, api_key, cache, timeout,
                                     concurrency, window, overlap, relevance_threshold, address_threshold)
         items = _items(input_path, dataset, split, task, data_path, limit)
     except (ConfigError, InputError, MissingDependencyError) as exc:

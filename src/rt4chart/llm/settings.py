@@ -55,7 +55,7 @@ class Endpoint:
     ``json_object``, ``text`` to fix the mode."""
 
     base_url: str = option(MISSING, "OpenAI-compatible endpoint", envvar="RT4CHART_BASE_URL")
-    model: str = option(MISSING, "model name for --judge llm", envvar="RT4CHART_MODEL")
+    model: str = option(MISSING, "the model's name at the endpoint", envvar="RT4CHART_MODEL")
     api_key: Optional[str] = option(None, "API key (default: $OPENAI_API_KEY)", verdict=False, repr=False)
     concurrency: int = option(8, "records/calls in flight", cli=False, verdict=False)
     rpm: Optional[float] = option(None, "requests-per-minute limit for the LLM", verdict=False)
