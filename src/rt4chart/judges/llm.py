@@ -49,7 +49,7 @@ from ..llm.backend import CachedBackend, ChatBackend, Limiter, OpenAIBackend
 from ..llm.cache import ResponseCache
 from ..llm.pricing import price_for
 from ..llm.schemas import HolisticClaimsReply, SentenceClaimsReply
-from ..llm.settings import DEFAULT_BASE_URL, Decomposition, Endpoint, Granularity, LLMJudgeOptions, check_granularity, \
+from ..llm.settings import DEFAULT_BASE_URL, Decomposition, Endpoint, Granularity, LLMJudgeOptions, check_choice, \
     llm_env
 from ..llm.prompt_versions import DEFAULT_LLM, PromptVersion, resolve
 from ..llm.templates import PROMPT_VERSION, Prompt, as_data, format_numbered, load_prompt
@@ -73,7 +73,7 @@ class LLMJudge:
 
     def __init__(self, backend: ChatBackend, *, granularity: Granularity = "per-claim",
                  version: str = DEFAULT_LLM) -> None:
-        check_granularity(granularity)
+        check_choice("granularity", granularity, Granularity)
         self.backend = backend
         self.granularity = granularity
         #: the registry entry (``llm@v2``); an old spelling (``v2``) is its new name, with a DeprecationWarning
@@ -236,8 +236,7 @@ class LLMDecomposer:
 
     def __init__(self, backend: ChatBackend, *, mode: Decomposition = "sentence",
                  version: str = PROMPT_VERSION) -> None:
-        if mode not in ("sentence", "holistic"):
-            raise ConfigError(f"decomposition must be 'sentence' or 'holistic', got {mode!r}")
+        check_choice("decomposition", mode, Decomposition)
         self.backend = backend
         self.mode = mode
         self.name = f"llm-{mode}"

@@ -17,6 +17,7 @@ from .prompt_versions import DEFAULT_LLM, PROMPT_VERSIONS, lookup, names, resolv
 
 Granularity = Literal["per-claim", "batched"]
 Decomposition = Literal["sentence", "holistic"]
+Structured = Literal["auto", "json_schema", "json_object", "text"]
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 #: the default completion cap: a per-claim verdict is a few hundred tokens and a batched reply for a long answer
@@ -70,7 +71,7 @@ class Endpoint:
     seed: Optional[int] = option(0, flag=None)
     max_tokens: Optional[int] = option(DEFAULT_MAX_TOKENS, "cap on the tokens of each LLM reply (default 4096; 0 = "
                                        "no cap)", low=0)
-    structured: Literal["auto", "json_schema", "json_object", "text"] = option("auto", flag=None)
+    structured: Structured = option("auto", flag=None)
     backoff_base: float = option(0.5, flag=None, verdict=False)
     backoff_max: float = option(30.0, flag=None, verdict=False)
 
@@ -90,8 +91,7 @@ class Endpoint:
         if self.max_tokens is not None and (not isinstance(self.max_tokens, int) or isinstance(self.max_tokens, bool)
                                             or self.max_tokens < 0):
             raise ConfigError(f"max_tokens must be a whole number >= 0 (0: no cap), got {self.max_tokens!r}")
-        if self.structured not in ("auto", "json_schema", "json_object", "text"):
-            raise ConfigError(f"structured must be auto, json_schema, json_object or text, got {self.structured!r}")
+        check_choice("structured", self.structured, Structured)
         price_for(self.model, price_in=self.price_in, price_out=self.price_out)  # validates prices
 
     @classmethod
@@ -116,10 +116,12 @@ class Endpoint:
         return out
 
 
-def check_granularity(value: str) -> None:
-    """``ConfigError`` unless ``value`` is one of ``Granularity``'s."""
-    if value not in get_args(Granularity):
-        raise ConfigError(f"granularity must be 'per-claim' or 'batched', got {value!r}")
+def check_choice(name: str, value: Any, choices: Any) -> None:
+    """``ConfigError`` unless ``value`` is one of the ``Literal`` type ``choices``' values (``Granularity``,
+    ``Decomposition``, ``Structured``): the one check of each such option, wherever it is given."""
+    allowed = [repr(a) for a in get_args(choices)]
+    if value not in get_args(choices):
+        raise ConfigError(f"{name} must be {', '.join(allowed[:-1])} or {allowed[-1]}, got {value!r}")
 
 
 def _prompt_version(text: str) -> tuple[str, bool]:
@@ -147,14 +149,13 @@ class LLMJudgeOptions:
     decomposition: Decomposition = option("sentence", "claim decomposition (LLM: sentence or holistic)", cli=False)
 
     def __post_init__(self) -> None:
-        check_granularity(self.granularity)
+        check_choice("granularity", self.granularity, Granularity)
         try:
             version = resolve(self.prompt_version, judge="llm", stacklevel=3)  # the caller of LLMJudgeOptions(...)
         except ConfigError as e:
             raise ConfigError(f"prompt_version: {e}") from None
         object.__setattr__(self, "prompt_version", version.name)
-        if self.decomposition not in ("sentence", "holistic"):
-            raise ConfigError(f"decomposition must be 'sentence' or 'holistic', got {self.decomposition!r}")
+        check_choice("decomposition", self.decomposition, Decomposition)
 
     @classmethod
     def from_options(cls, **options: Any) -> "LLMJudgeOptions":
