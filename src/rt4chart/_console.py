@@ -97,6 +97,8 @@ def print_records(lines: Any, console: Any) -> None:
             cite = checked.get(c["index"])
             if cite and cite["status"] not in ("supported", "not_needed"):
                 cites = ", ".join(map(str, cite["passages"])) or "none"
-                held = ", ".join(map(str, cite.get("evidence_passages", ()))) or "none"
-                console.print(f"     [yellow]citation {cite['status']}[/yellow] [dim](cites passage {cites}; the "
-                              f"evidence is in passage {held}): {escape(cut(cite['reason'], room - 60))}[/dim]")
+                held = ", ".join(map(str, cite.get("evidence_passages", ())))
+                where = f"cites passage {cites}; the evidence is in passage {held}" if held else \
+                    f"cites passage {cites}"
+                console.print(f"     [yellow]citation {cite['status']}[/yellow] [dim]({where}): "
+                              f"{escape(cut(cite['reason'], room - 60))}[/dim]")

@@ -41,6 +41,27 @@ def test_a_claim_its_cited_passage_contradicts_is_contradicted_by_cited():
     assert _statuses(report) == [CitationStatus.CONTRADICTED_BY_CITED]
 
 
+def test_a_true_claim_citing_a_passage_about_something_else_is_misattributed_not_contradicted():
+    passages = ["The Basic plan includes 2 user seats.", "The Team plan includes 10 user seats and priority support."]
+    report = _check("The Team plan comes with 10 user seats and priority support [1].", passages)
+    (claim,) = report.claims
+    assert claim.status is CitationStatus.MISATTRIBUTED
+    assert claim.evidence_passages == (2,) and "passage 2" in claim.reason
+
+
+def test_a_contradicted_by_cited_status_agrees_with_the_claims_label():
+    auditor = build_auditor("lexical")
+    for answer in ("Tickets cost twenty euros for adults [2].", "The museum opens at nine in the morning [2].",
+                   "The museum shop sells handmade jewellery from Peru [1]."):
+        result = asyncio.run(auditor.audit({"id": "r", "context": list(PASSAGES), "answer": answer}))
+        report = asyncio.run(check_citations(result, PASSAGES, auditor.judge))
+        for verdict, cite in zip(result.claims, report.claims):
+            if cite.status is CitationStatus.CONTRADICTED_BY_CITED:
+                assert verdict.label.value == "contradicted"
+            if verdict.label.value == "entailed":
+                assert cite.status in (CitationStatus.SUPPORTED, CitationStatus.MISATTRIBUTED)
+
+
 def test_a_made_up_claim_with_a_citation_is_unsupported():
     report = _check("The museum shop sells handmade jewellery from Peru [1].")
     assert _statuses(report) == [CitationStatus.UNSUPPORTED]
@@ -87,9 +108,21 @@ def test_an_auditor_that_checks_citations_writes_them_into_the_result():
     assert joined.citation_check is None and "citation_check" not in joined.to_json()
     # the check is part of what a baseline result must match
     assert auditor.fingerprint != build_auditor("lexical").fingerprint
-    plain = asyncio.run(build_auditor("lexical").audit({"id": "r", "context": PASSAGES,
-                                                         "answer": "Tickets cost twelve euros for adults [1]."}))
-    assert plain.citation_check is None and plain.label == listed.label
+    off = asyncio.run(build_auditor("lexical", citations=False).audit(
+        {"id": "r", "context": PASSAGES, "answer": "Tickets cost twelve euros for adults [1]."}))
+    assert off.citation_check is None and off.label == listed.label
+
+
+def test_by_default_an_answer_with_markers_over_passages_has_its_citations_checked():
+    auditor = build_auditor("lexical")
+    cited = asyncio.run(auditor.audit({"id": "r", "context": PASSAGES,
+                                       "answer": "Tickets cost twelve euros for adults [1]."}))
+    assert cited.citation_check["counts"]["misattributed"] == 1
+    # no marker: nothing to check, so no key in the output
+    plain = asyncio.run(auditor.audit({"id": "s", "context": PASSAGES, "answer": "Tickets cost twelve euros."}))
+    assert plain.citation_check is None and "citation_check" not in plain.to_json()
+    assert len({auditor.fingerprint, build_auditor("lexical", citations=True).fingerprint,
+                build_auditor("lexical", citations=False).fingerprint}) == 3
 
 
 def _checked(record):

@@ -208,8 +208,12 @@ def test_audit_citations_writes_the_check_and_fail_on_exits_3(tmp_path):
     (line,) = [json.loads(x) for x in out.read_text().splitlines()]
     check = line["citation_check"]["claims"][0]
     assert (check["status"], check["passages"], check["evidence_passages"]) == ("misattributed", [1], [2])
-    # a status that did not occur passes; --fail-on without --citations is a usage error
+    # a status that did not occur passes; markers are checked without --citations too; --fail-on with
+    # --no-citations is a usage error
     assert _run("audit", str(inp), "-o", str(tmp_path / "b.jsonl"), "--judge", "lexical", "--citations",
                 "--fail-on", "invalid").exit_code == 0
-    res = _run("audit", str(inp), "-o", str(tmp_path / "c.jsonl"), "--judge", "lexical", "--fail-on", "invalid")
-    assert res.exit_code == 2 and "--citations" in res.output
+    assert _run("audit", str(inp), "-o", str(tmp_path / "d.jsonl"), "--judge", "lexical", "--fail-on",
+                "misattributed").exit_code == 3
+    res = _run("audit", str(inp), "-o", str(tmp_path / "c.jsonl"), "--judge", "lexical", "--no-citations",
+               "--fail-on", "invalid")
+    assert res.exit_code == 2 and "--no-citations" in res.output

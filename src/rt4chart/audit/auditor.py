@@ -136,7 +136,7 @@ class Auditor:
         concurrency: int = 8,
         fingerprint: Optional[str] = None,
         calibration: "Optional[Union[Calibration, str, os.PathLike[str], Mapping[str, Any]]]" = None,
-        citations: bool = False,
+        citations: Optional[bool] = None,
     ) -> None:
         if concurrency < 1:
             raise ConfigError(f"concurrency must be >= 1, got {concurrency}")
@@ -159,10 +159,11 @@ class Auditor:
         if self.calibration is not None:
             self.calibration.check_judge(judge.name, fingerprint)
         self.fingerprint = fingerprint_with(fingerprint, self.calibration)
-        #: check the citations of every answer whose context is a list of passages (``AuditResult.citation_check``)
+        #: check the citations of an answer whose context is a list of passages (``AuditResult.citation_check``):
+        #: True every such answer, None (the default) one that carries citations, False none
         self.citations = citations
-        if citations and self.fingerprint:
-            self.fingerprint += "+citations"
+        if citations is not None and self.fingerprint:
+            self.fingerprint += "+citations" if citations else "+no-citations"
 
     # -- one record ---------------------------------------------------------------------------------------------
     async def audit(self, record: Union[Record, Mapping[str, Any]], *, index: Optional[int] = None) -> AuditResult:
@@ -174,11 +175,18 @@ class Auditor:
             result = await self._audit(rec)
             if self.calibration is not None:
                 result = self.calibration.apply(result)
-            if self.citations and rec.passages is not None:
+            if self.checks_citations(rec, result):
                 report = await check_citations(result, rec.passages, self.judge)
                 result = result.model_copy(update={"citation_check": report.to_json()})
             usage = meter.total.model_copy(update={"seconds": round(time.perf_counter() - started, 6)})
         return result.model_copy(update={"usage": usage, "errors": (*result.errors, *meter.notes)})
+
+    def checks_citations(self, rec: Record, result: AuditResult) -> bool:
+        """Whether the citations of ``result`` (the audit of ``rec``) are checked: its context is a list of passages,
+        and citations are asked for (``citations=True``) or, by default, some claim cites a passage."""
+        if self.citations is False or rec.passages is None:
+            return False
+        return bool(self.citations) or any(v.citations for v in result.claims)
 
     async def _audit(self, rec: Record) -> AuditResult:
         context, answer, question = rec.context, rec.answer, rec.question

@@ -8,8 +8,9 @@ citation objects given beside the answer (a model API's: ``io.read_citations`` r
 is judged again against its cited passages alone, by the judge that audited the answer:
 
 - ``supported``: its cited passages entail it;
-- ``contradicted_by_cited``: its cited passages contradict it;
-- ``misattributed``: the context entails it, its cited passages do not;
+- ``contradicted_by_cited``: its cited passages contradict it, and so the audit found (a claim the whole context
+  entails or leaves baseless is never contradicted by a part of it);
+- ``misattributed``: the context entails it, its cited passages do not (whatever a judge reads in them alone);
 - ``unsupported``: it cites passages, and neither they nor the context support it;
 - ``uncited``: it has no citation while the answer cites passages elsewhere (and the audit did not call it a
   remark: a claim the audit left ``unverified`` needs none, ``not_needed``);
@@ -184,10 +185,13 @@ async def check_citations(result: AuditResult, passages: Sequence[str], judge: A
                     if alone is Label.ENTAILED or others is not Label.ENTAILED:
                         keep.append(p)
                 relevant = tuple(keep)
-        elif judged.label is Label.CONTRADICTED:
-            status, reason = CitationStatus.CONTRADICTED_BY_CITED, "the cited passages contradict it"
         elif v.label is Label.ENTAILED:
-            status, reason = CitationStatus.MISATTRIBUTED, "the context entails it, the cited passages do not"
+            # the whole context entails it, so no passage of it contradicts it: the support lies elsewhere
+            held = ", ".join(str(p) for p in deciding if p not in cited)
+            status, reason = CitationStatus.MISATTRIBUTED, "the context entails it, the cited passages do not" + (
+                f" (the evidence is in passage {held})" if held else "")
+        elif judged.label is Label.CONTRADICTED and v.label is Label.CONTRADICTED:
+            status, reason = CitationStatus.CONTRADICTED_BY_CITED, "the cited passages contradict it"
         else:
             status, reason = CitationStatus.UNSUPPORTED, f"neither the cited passages nor the context support it " \
                                                          f"(audit: {v.label.value})"

@@ -89,14 +89,15 @@ def _print_summary(summary: Any, console: Any, *, baseline: bool = False) -> Non
               help="accept this fraction of lowest-risk records with the RAGScope gate, without judging them; "
               "the gate reads words only and misses contradictions that reuse the context's words "
               "(rt4chart triage --help)")
-@click.option("--citations", is_flag=True,
+@click.option("--citations/--no-citations", default=None,
               help="check the answer's citation markers ([1], [2][3], [1, 3]; marker n = the n-th passage) against "
               "the passages of a list context: per claim supported / misattributed / unsupported / "
               "contradicted_by_cited / uncited / invalid, per answer ALCE citation recall and precision, in each "
-              "result's citation_check (docs/citations.md)")
+              "result's citation_check (docs/citations.md). Default: every answer that carries citations over a "
+              "list context; --citations: every answer over a list context; --no-citations: none")
 @click.option("--fail-on", "fail_on", multiple=True, metavar="STATUS",
               type=click.Choice([s.value for s in FLAGGED]),
-              help="with --citations: exit 3 when a claim's citation has this status (repeat for several; for CI)")
+              help="exit 3 when a claim's citation has this status (repeat for several; for CI)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar or summary")
 @click.option("--allow-empty", is_flag=True, help="accept an INPUT without records (else an input error, exit 2)")
 @click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
@@ -138,7 +139,7 @@ def audit(**args: Any) -> None:
 
 def _audit(input_path: str, output: Optional[str], resume: bool, retry_errors: bool, baseline: Optional[str],
            fmt: Optional[str], source: str, project: Optional[str], since: Optional[str], write_back: bool,
-           phoenix_api_key: Optional[str], fields: Any, gate_accept: Optional[float], citations: bool,
+           phoenix_api_key: Optional[str], fields: Any, gate_accept: Optional[float], citations: Optional[bool],
            fail_on: tuple[str, ...], quiet: bool, allow_empty: bool, engine: str, address: Optional[str],
            workers: Optional[int], estimate: bool, tokenizer_file: Optional[str], reasoning_tokens: Optional[int],
            **judge_kw: Any) -> None:
@@ -148,8 +149,8 @@ def _audit(input_path: str, output: Optional[str], resume: bool, retry_errors: b
     from ..io import json_objects, read_rows, writes_over_input
 
     console = stderr_console()
-    if fail_on and not citations:
-        raise click.UsageError("--fail-on reads the citation check: add --citations")
+    if fail_on and citations is False:
+        raise click.UsageError("--fail-on reads the citation check, which --no-citations turns off")
     if citations and (estimate or engine != "local"):
         raise click.UsageError("--citations works with --engine local, without --estimate")
     if source != "records" and (estimate or engine != "local" or fmt):

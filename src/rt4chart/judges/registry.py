@@ -287,7 +287,7 @@ def build_auditor(
     concurrency: int = 8,
     decomposition: Optional[str] = None,
     calibration: Any = None,
-    citations: bool = False,
+    citations: Optional[bool] = None,
     **judge_options: Any,
 ) -> Auditor:
     """An ``Auditor`` for a judge name and options: the one factory of the CLI, the server, ``eval run`` and
