@@ -153,6 +153,17 @@ class Claim(_Frozen):
     citations: tuple[Citation, ...] = ()
 
 
+class NotClaim(_Frozen):
+    """A sentence of the answer that states nothing the context could support or contradict (a greeting, thanks,
+    "Hope that helps!", "You've got several options:"): kept with its answer span, never judged, and never part of
+    the answer's label."""
+
+    text: str
+    sentence_index: int
+    answer_spans: tuple[Span, ...]
+    status: Literal["not_a_claim"] = "not_a_claim"
+
+
 class Judgment(_Frozen):
     """What a judge said about one claim against one evidence text.
 
@@ -262,14 +273,20 @@ class AuditResult(_Frozen):
     routed: Optional[Literal["accepted", "verified"]] = None
     risk: Optional[float] = None
     errors: tuple[RecordError, ...] = ()
+    #: the answer's sentences that state nothing (``NotClaim``); left out of ``to_json`` when there are none
+    not_claims: tuple[NotClaim, ...] = ()
     #: the check of the answer's citations against its passages (``rt4chart.audit.citations.CitationReport``'s
     #: JSON), when the auditor checks citations and the context is a list of passages; else None and left out of
     #: ``to_json``
     citation_check: Optional[dict] = None
 
     def json_exclude(self) -> Optional[set[str]]:
-        """The fields a result's JSON leaves out: ``citation_check`` where none was made."""
-        return {"citation_check"} if self.citation_check is None else None
+        """The fields a result's JSON leaves out: ``citation_check`` where none was made, ``not_claims`` where the
+        answer has none."""
+        out = set() if self.citation_check is not None else {"citation_check"}
+        if not self.not_claims:
+            out.add("not_claims")
+        return out or None
 
     def to_json(self) -> dict:
         return self.model_dump(mode="json", exclude=self.json_exclude())

@@ -110,12 +110,30 @@ def test_headings_are_no_claims_and_bullets_and_emphasis_are_dropped():
     assert spans(answer, out[1]) == ["Adults pay $15."]
 
 
-def test_yes_no_particle_with_a_question_is_the_statement_it_asserts():
-    answer = "No. Dogs are not allowed inside the café."
-    particle_claim, body = claims(answer, "Can I bring my dog into the café?")
-    assert particle_claim.text == "You cannot bring your dog into the café."
-    assert spans(answer, particle_claim) == ["No"]
-    assert body.text == "Dogs are not allowed inside the café."
+def test_a_particle_before_the_sentence_that_states_the_fact_is_no_claim_of_its_own():
+    for answer in ("No. Dogs are not allowed inside the café.", "No, dogs are not allowed inside the café.",
+                   "No — dogs are not allowed inside the café."):
+        (body,) = claims(answer, "Can I bring my dog into the café?")
+        assert body.text.lower() == "dogs are not allowed inside the café."
+
+
+def test_a_bare_particle_with_a_question_is_the_statement_it_asserts():
+    answer = "No."
+    (statement,) = claims(answer, "Can I bring my dog into the café?")
+    assert statement.text == "You cannot bring your dog into the café."
+    assert spans(answer, statement) == ["No"]
+
+
+@pytest.mark.parametrize("question, polarity, statement", [
+    ("Were Marie Curie and Pierre Curie born in the same city?", "no",
+     "Marie Curie and Pierre Curie were not born in the same city."),
+    ("Are both the Danube and the Rhine longer than 1,000 km?", "yes",
+     "Both the Danube and the Rhine are longer than 1,000 km."),
+])
+def test_a_bare_particle_to_a_question_about_two_entities_reads_as_grammatical_english(question, polarity,
+                                                                                      statement):
+    (claim,) = claims("Yes." if polarity == "yes" else "No.", question)
+    assert claim.text == statement
 
 
 def test_yes_alone_is_the_statement():
@@ -126,12 +144,22 @@ def test_yes_alone_is_the_statement():
     assert [m.marker for m in claim.citations] == ["[1]"]
 
 
-def test_particle_then_comma_keeps_the_rest_as_a_claim():
+def test_particle_then_comma_keeps_the_rest_as_the_claim():
     answer = "Yes, the museum is open on Mondays."
-    statement, rest = claims(answer, "Is the museum open on Mondays?")
-    assert statement.text == "The museum is open on Mondays."
-    assert spans(answer, statement) == ["Yes"]
+    (rest,) = claims(answer, "Is the museum open on Mondays?")
     assert rest.text == "the museum is open on Mondays."
+
+
+@pytest.mark.parametrize("answer, kept", [
+    ("Short answer: not usually. Refunds are given only for cancelled shows.",
+     ["Refunds are given only for cancelled shows."]),
+    ("Great question! The pool opens at 6 am. Hope that helps!", ["The pool opens at 6 am."]),
+    ("Good question — the pool opens at 6 am.", ["the pool opens at 6 am."]),
+    ("You've got several options:\n- Pay by card.\n- Pay in cash.", ["Pay by card.", "Pay in cash."]),
+    ("You can pay in three ways:\n- By card.\n- In cash.", ["You can pay in three ways:", "By card.", "In cash."]),
+])
+def test_openers_and_fillers_are_no_claims_and_a_lead_in_with_content_is_one(answer, kept):
+    assert [c.text for c in claims(answer, "Can I get a refund?")] == kept
 
 
 def test_particle_without_a_question_is_dropped():
@@ -165,9 +193,7 @@ def test_no_at_the_start_of_a_sentence_is_not_a_particle():
 
 
 def test_claim_indices_run_in_order():
-    out = claims("Yes. Dogs are welcome on the terrace [1].", "Can I bring my dog into the café?")
+    out = claims("Yes. Dogs are welcome on the terrace [1]. Water bowls are free.", "Can I bring my dog?")
     assert [c.index for c in out] == [0, 1]
-    assert out[0].text == "You can bring your dog into the café."
-    assert out[1].text == "Dogs are welcome on the terrace"
-    assert out[0].citations == ()
-    assert [m.marker for m in out[1].citations] == ["[1]"]
+    assert [c.text for c in out] == ["Dogs are welcome on the terrace", "Water bowls are free."]
+    assert [m.marker for m in out[0].citations] == ["[1]"] and out[1].citations == ()

@@ -25,7 +25,7 @@ from ..types import (
 )
 from .calibration import Calibration, fingerprint_with, load_calibration
 from .citations import attach_citations, check_citations
-from .decompose import Decomposer, RuleDecomposer
+from .decompose import Decomposer, RuleDecomposer, not_claims
 from .joins import and_join, or_join
 from .protocols import Judge
 from .relation import claim_violations
@@ -202,7 +202,7 @@ class Auditor:
             return AuditResult(
                 id=rec.id, label=Label.UNVERIFIED, hallucinated=None, claims=(), context=context,
                 question=question, answer=answer, judge=self.judge.name,
-                config={**decomposed, **self._stamp(rec)},
+                config={**decomposed, **self._stamp(rec)}, not_claims=not_claims(answer, claims),
                 errors=(*notes,
                         RecordError(kind="audit", message="the decomposer found no claim to check in the answer")),
             )
@@ -242,6 +242,7 @@ class Auditor:
         return AuditResult(
             id=rec.id, label=label, hallucinated=label.answer_hallucinated, claims=tuple(verdicts), spans=spans,
             context=context, question=question, answer=answer, judge=self.judge.name, config=config, errors=notes,
+            not_claims=not_claims(answer, claims),
         )
 
     def _stamp(self, rec: Record) -> dict[str, Any]:

@@ -9,13 +9,13 @@ from __future__ import annotations
 import re
 from typing import Optional, Protocol, Sequence, runtime_checkable
 
-from ..evidence import is_preamble, negated
+from ..evidence import is_preamble
 from ..text.markup import (blank_markers, citation_markers, claim_text, lines_of, markdown_line, table_cells,
                            table_row_claim, trim_span)
 from ..text.particles import particle, yes_no_statement
 from ..text.subjects import AUX, PRONOUN, RELATIVE, VERB_CUE, subject_of
 from ..text.segment import split_sentences
-from ..types import Citation, Claim, Span
+from ..types import Citation, Claim, NotClaim, Span
 
 
 @runtime_checkable
@@ -112,9 +112,11 @@ class RuleDecomposer:
     words of a claim and never split one (each claim keeps the markers that cite it in ``citations``); markdown
     headings and a table's header and separator rows are no claims, a table row is read with its header's names, and
     list bullets and emphasis are dropped from the claim text. An answer particle ("Yes.", "No, ...") is no claim of
-    its own: in reply to a yes/no question it is the statement it asserts ("No." to "Can I bring my dog?" is "You
-    cannot bring your dog."), its span the particle's characters, unless the sentence after it says the opposite
-    (then that sentence is judged alone); otherwise it is dropped.
+    its own when the sentence it opens states the fact ("Yes — dogs are welcome for $25 a night" is judged by what it
+    says); standing alone in reply to a yes/no question it is the statement it asserts ("No." to "Can I bring my
+    dog?" is "You cannot bring your dog."), its span the particle's characters; otherwise it is dropped. A sentence
+    that states nothing (``evidence.is_preamble``: "Great question!", "Hope that helps!", "You've got several
+    options:") is no claim; ``not_claims`` lists such sentences.
 
     Claims are verbatim answer fragments, so their answer spans are exact, with these exceptions: a verb phrase
     coordinated with a clause before it ("She hasn't seen it and doesn't plan to") is read with that clause's subject
@@ -170,7 +172,9 @@ class RuleDecomposer:
                 if rest.strip() and is_preamble(claim_text(rest)):
                     rest = ""  # "Yes. I hope this helps!": the particle stands alone
                 statement = yes_no_statement(question or "", found[1])
-                if statement is not None and (not rest.strip() or negated(rest) == (found[1] == "no")):
+                # a particle is a claim of its own only when nothing after it states the fact ("Yes." alone, or
+                # "Yes. I hope this helps!"); "Yes — dogs are welcome for $25" is judged by what it says
+                if statement is not None and not rest.strip():
                     p_start, p_end = trim_span(answer, sent.start, sent.start + found[0])
                     p_end = p_start + len(answer[p_start:p_end].rstrip(",.!:;—–- "))
                     claims.append((sent.index, statement, p_start, max(p_end, p_start + 1), body_start))
@@ -199,6 +203,22 @@ class RuleDecomposer:
 
     async def decompose(self, answer: str, *, question: Optional[str] = None) -> list[Claim]:
         return self.decompose_sync(answer, question)
+
+
+def not_claims(answer: str, claims: Sequence[Claim]) -> tuple[NotClaim, ...]:
+    """The answer's sentences that state nothing (``evidence.is_preamble``: greetings, thanks, "Hope that helps!",
+    "You've got several options:") and that no claim covers: kept in a result with their answer spans, never
+    judged."""
+    covered = [sp for c in claims for sp in c.answer_spans]
+    out: list[NotClaim] = []
+    for sent in split_sentences(blank_markers(answer)):
+        start, end = trim_span(answer, sent.start, sent.end)
+        if end <= start or any(sp.start < end and start < sp.end for sp in covered):
+            continue
+        text = claim_text(answer[start:end])
+        if any(ch.isalnum() for ch in text) and is_preamble(text):
+            out.append(NotClaim(text=text, sentence_index=sent.index, answer_spans=(Span(start=start, end=end),)))
+    return tuple(out)
 
 
 def sentence_claims(answer: str, texts_per_sentence: Sequence[Sequence[str]]) -> list[Claim]:

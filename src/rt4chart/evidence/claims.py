@@ -299,7 +299,14 @@ def is_remark(text: str) -> bool:
 _COURTESY = re.compile(
     r"^\W*(?:(?:okay|ok|sure|certainly|of\s+course|absolutely|great)(?:\W+(?:i\s+can|i'd\s+be\s+happy\s+to|"
     r"happy\s+to)\s+help(?:\s+you)?(?:\s+with\s+(?:that|this))?)?"
-    r"|i\s+hope\s+(?:this|that)\s+helps(?:\s+you)?"
+    r"|(?:i\s+)?hope\s+(?:this|that)\s+helps(?:\s+you)?(?:\s+\w+)?"
+    r"|(?:(?:that'?s\s+a|what\s+a)\s+)?(?:great|good|excellent|fair)\s+question"
+    r"|(?:thanks|thank\s+you)(?:\s+(?:so|very)\s+much)?(?:\s+for\s+(?:asking|reaching\s+out|your\s+\w+|"
+    r"getting\s+in\s+touch|your\s+patience))?"
+    r"|(?:i'?m\s+|i\s+am\s+)?(?:happy|glad)\s+to\s+(?:help|assist)(?:\s+with\s+(?:that|this))?"
+    r"|(?:hi|hello|hey)(?:\s+there)?"
+    r"|(?:have\s+a\s+(?:great|good|nice|lovely)\s+(?:day|trip|stay|visit|one|weekend))"
+    r"|(?:enjoy\s+your\s+(?:visit|stay|trip|meal|day))"
     r"|(?:please\s+)?(?:let\s+me\s+know|feel\s+free\s+to\s+ask)\b.*"
     r"|(?:if\s+you\s+have\s+any\s+(?:further|other|more)\s+questions)\b.*)\W*$",
     re.IGNORECASE,
@@ -323,20 +330,39 @@ _FRAGMENT = re.compile(
 )
 
 
+#: the words of a lead-in that announces a list or an answer without saying anything ("You've got several options:",
+#: "Here's a quick rundown:"); a lead-in with a word outside them ("You can pay in three ways:") is a claim
+_EMPTY_LEAD_IN = frozenset("""
+    a an the here here's heres is are there there's you you've youve you have got get a few several some couple of
+    two three four main key quick short brief simple options option choices choice ways way things thing points point
+    rundown summary overview breakdown details detail steps step answer answers info information what need to know
+    how it works this that these those so well okay ok sure basically essentially in short brief gist
+    """.split())
+
+
+def is_empty_lead_in(text: str) -> bool:
+    """Whether ``text`` is a lead-in ending in ":" whose words announce what follows and say nothing
+    (``_EMPTY_LEAD_IN``)."""
+    t = text.strip()
+    words = re.findall(r"[a-z']+|\d+", t.lower().replace("’", "'"))
+    return t.endswith(":") and bool(words) and all(w in _EMPTY_LEAD_IN for w in words)
+
+
 @lru_cache(maxsize=1024)
 def is_preamble(text: str) -> bool:
-    """Whether an answer sentence states nothing about the world and is no claim at all: courtesy ("Sure!", "I hope
-    this helps!", "Let me know if ..."), a line ending in ":" that introduces what follows ("Here is a summary of
-    the article in 85 words:", "Based on the given passages, here's the answer:", "Passage 2:"), or a list marker or
+    """Whether an answer sentence states nothing about the world and is no claim at all: courtesy ("Sure!", "Great
+    question!", "Hope that helps!", "Let me know if ..."), a line ending in ":" that introduces what follows ("Here is
+    a summary of the article in 85 words:", "Based on the given passages, here's the answer:", "Passage 2:", "You've
+    got several options:"; ``is_empty_lead_in``), or a list marker or
     a source citation standing alone ("1.", "(Passage 3)"). None of them is ever a checkable claim: each is also a
     meta sentence, a remark or a text without word keys (``read_claim``, ``is_remark``)."""
     t = text.strip()
+    if _COURTESY.match(t) or is_empty_lead_in(t):
+        return True
     reading = read_claim(t)
     if reading.keys and not (reading.meta or is_remark(t)):
         return False
     if _FRAGMENT.match(t):
-        return True
-    if _COURTESY.match(t):
         return True
     return t.endswith(":") and _INTRO.match(t) is not None
 

@@ -19,10 +19,14 @@ _YES = (r"yes|yeah|yep|yup|correct|that'?s\s+correct|that\s+is\s+correct|that'?s
         r"sure|certainly|absolutely|definitely|indeed|of\s+course|exactly|true|affirmative")
 _NO = (r"no|nope|nah|not\s+quite|not\s+really|not\s+at\s+all|incorrect|that'?s\s+not\s+(?:right|correct)|"
        r"(?:unfortunately|sadly|sorry)\s*,?\s*(?:no|not)|false")
-_HEDGE = r"not\s+necessarily|not\s+exactly|it\s+depends|partly|partially|sort\s+of|kind\s+of|maybe|possibly|well"
+_HEDGE = (r"not\s+necessarily|not\s+exactly|not\s+usually|not\s+always|it\s+depends|partly|partially|sort\s+of|"
+          r"kind\s+of|maybe|possibly|well|(?:(?:that'?s\s+a|what\s+a)\s+)?(?:great|good|excellent)\s+question|"
+          r"thanks\s+for\s+asking|happy\s+to\s+help|glad\s+you\s+asked")
+#: a lead before the particle: "Short answer: no."
+_LEAD = r"(?:(?:the\s+)?(?:short|quick|simple)\s+answer(?:\s+is)?\s*[:—–-]?\s*)?"
 #: a particle at the start of a sentence, followed by punctuation (or nothing): "No dogs are allowed" is no particle
 _PARTICLE = re.compile(
-    rf"^\W*(?:(?P<no>{_NO})|(?P<hedge>{_HEDGE})|(?P<yes>{_YES}))[*_]*(?:\s*[,.!:;—–-]+|\s*$)[*_]*\s*",
+    rf"^\W*{_LEAD}(?:(?P<no>{_NO})|(?P<hedge>{_HEDGE})|(?P<yes>{_YES}))[*_]*(?:\s*[,.!:;—–-]+|\s*$)[*_]*\s*",
     re.IGNORECASE,
 )
 
@@ -61,6 +65,8 @@ _PREDICATE = frozenset(
     finish leave arrive stay park book buy rent borrow cancel change join enter visit play win lose exceed reach count
     qualify expire renew earn receive refund travel fly eat drink smoke wear swim check call email order pick do be
     exist happen matter help sleep live move know want like
+    born made built founded written located based held known called named opened owned designed painted published
+    released discovered invented taught raised married elected sold given taken kept paid sent told found set put
     """.split()
 )
 _SUBJECT_MAX = 6
