@@ -42,7 +42,7 @@ from rt4chart.judges.local import verifier as V
 from rt4chart.judges.local.models import reads_verifier
 
 from .local_judge_onnx import export
-from .world_rows import RAGTRUTH, SOURCES
+from .world_rows import RAGTRUTH, SOURCES, WRITTEN
 
 #: the claim-model matrix's columns (the tagged pair's adds the tagger's claim columns)
 COLUMNS = F.CLAIM_MODEL_FEATURES
@@ -72,7 +72,9 @@ SOURCE_WEIGHT = {"breaking_nli": 0.5}
 
 
 def load(rows_dir: str) -> dict[str, dict]:
-    return {s: dict(np.load(Path(rows_dir) / f"{s}.npz")) for s in SOURCES if (Path(rows_dir) / f"{s}.npz").exists()}
+    """The rows of every source under ``rows_dir``, but the written corpus' selection domains (never fitted on)."""
+    return {s: dict(np.load(Path(rows_dir) / f"{s}.npz")) for s in SOURCES
+            if s not in WRITTEN[1:] and (Path(rows_dir) / f"{s}.npz").exists()}
 
 
 def design(d: dict, names: tuple[str, ...], tagged: bool) -> np.ndarray:

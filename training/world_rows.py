@@ -50,7 +50,41 @@ PER_SOURCE = 1500
 RAGTRUTH = ("ragtruth-qa", "ragtruth-summary", "ragtruth-data2txt")
 #: short answers made from the RAGTruth validation slice's passages (``short_answers``)
 RAG_SHORT = "rag-short"
-SOURCES = (*RAGTRUTH, *NLI_TRAIN, RAG_SHORT)
+#: the written corpus' calibration and selection domains (``training.written_corpus.split_of``), which the claim
+#: verifier never trained on: answers labelled sentence by sentence
+WRITTEN = ("written", "written-selection")
+SOURCES = (*RAGTRUTH, *NLI_TRAIN, RAG_SHORT, *WRITTEN)
+
+
+@dataclass(frozen=True)
+class WrittenAnswer:
+    """A written corpus item as a record: its sentences' answer spans and whether each is hallucinated."""
+
+    context: str
+    answer: str
+    question: Optional[str]
+    hallucinated: bool
+    sentences: tuple[tuple[int, int, bool], ...]
+
+
+def written_answers(split: str) -> list[WrittenAnswer]:
+    from rt4chart.io import join_context
+
+    from .written_corpus import answer_label, corpus, split_of
+
+    out = []
+    for it in corpus():
+        if split_of(it) != split:
+            continue
+        spans, pos = [], 0
+        for s in it["sentences"]:
+            at = it["answer"].index(s["text"], pos)
+            pos = at + len(s["text"])
+            spans.append((at, pos, s["label"] in ("contradicted", "baseless")))
+        context = join_context(it["context"]) if isinstance(it["context"], list) else it["context"]
+        out.append(WrittenAnswer(context, it["answer"], it.get("question") or None,
+                                 answer_label(it) != "entailed", tuple(spans)))
+    return out
 
 
 @dataclass(frozen=True)
@@ -108,6 +142,8 @@ def records_of(source: str, per_source: int, seed: int) -> list:
         return [r for r in validation_records() if r.task == task]
     if source == RAG_SHORT:
         return short_answers(per_source, seed)
+    if source in WRITTEN:
+        return written_answers("calibration" if source == "written" else "selection")
     folder, splits = NLI_TRAIN[source]
     records = load_nli(folder, splits)
     keep = sorted(random.Random(f"{seed}:{source}").sample(range(len(records)), min(per_source, len(records))))
@@ -144,7 +180,7 @@ def collect(source: str, records: list, judge: LocalJudge, verifier: Optional[V.
     out: dict[str, list] = {k: [] for k in keys}
     for ri, r in enumerate(records):
         ev = judge.evidence(r.context)
-        claims = [c for c in dec.decompose_sync(r.answer)]
+        claims = [c for c in dec.decompose_sync(r.answer, getattr(r, "question", None))]
         rows = judge.rows(claims, ev, None)
         keep = [k for k, row in enumerate(rows) if row.spans]
         if not keep:
@@ -163,8 +199,12 @@ def collect(source: str, records: list, judge: LocalJudge, verifier: Optional[V.
                                       [restated(c.text, ev.index, surface=True)[0] for c in claims]).columns
         for k, c in enumerate(claims):
             span = c.answer_spans[0] if c.answer_spans else None
-            claim_y = bool(span is not None and claim_is_hallucinated(span.start, span.end, r.spans)) \
-                if source in RAGTRUTH else bool(r.hallucinated)
+            if source in RAGTRUTH:
+                claim_y = bool(span is not None and claim_is_hallucinated(span.start, span.end, r.spans))
+            elif source in WRITTEN:  # the label of the sentence the claim lies in
+                claim_y = any(h for s, e, h in r.sentences if span is not None and s < span.end and span.start < e)
+            else:
+                claim_y = bool(r.hallucinated)
             out["record"].append(ri)
             out["y"].append(bool(r.hallucinated))
             out["claim_y"].append(claim_y)

@@ -9,7 +9,10 @@ An item: ``{"id", "group", "domain", "context_shape", "context" (a string or a l
 "answer", "kind", "language", "sentences": [{"text", "label", "kind", "evidence", "citation"?}]}``, a sentence's
 label ``entailed`` / ``contradicted`` / ``baseless``, or ``none`` for one that states nothing ("Hope that helps!").
 ``merge`` keeps an item when the reader gave every sentence the writer's label and writes the part's agreement by
-kind (written, kept) into ``agreement.json``. The domains of ``HELD_OUT`` never train: they select.
+kind (written, kept) into ``agreement.json``. Each item belongs to one split by its domain (``split_of``): the
+domains of ``HELD_OUT`` never train, they select; a fifth of the others (``calibration``) never train the verifier,
+so that the judge's calibrator reads its out-of-sample output on them (``training.world_rows``'s ``written``
+source); the rest (``train``) trains the verifier.
 
 ``pairs`` turns the kept items of the other domains into the verifier's (premise, claim, label) rows as the judge
 reads a claim (``rt4chart.judges.local.verifier.windows``): the claim is the sentence as the rule decomposer reads it
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
 import json
 import random
 from collections import Counter, defaultdict
@@ -36,6 +40,14 @@ NLI = {"entailed": "entailment", "contradicted": "contradiction", "baseless": "n
 #: one domain of each writer's, kept out of training to select on
 HELD_OUT = frozenset({"credit cards", "car rental", "video games", "public libraries", "biographies",
                       "postal and courier services", "theatre and cinema", "archaeology"})
+
+
+def split_of(item: dict) -> str:
+    """``selection``, ``calibration`` or ``train``, by the item's domain."""
+    domain = item["domain"]
+    if domain in HELD_OUT:
+        return "selection"
+    return "calibration" if int(hashlib.sha256(domain.encode()).hexdigest(), 16) % 5 == 0 else "train"
 
 
 def read_items(path: "str | Path") -> Iterator[dict]:
@@ -86,7 +98,7 @@ def counts(items: Iterable[dict]) -> dict[str, Counter]:
         out["domain"][it["domain"]] += 1
         out["shape"][it["context_shape"]] += 1
         out["answer"][answer_label(it)] += 1
-        out["split"]["selection" if it["domain"] in HELD_OUT else "train"] += 1
+        out["split"][split_of(it)] += 1
         out["sentence"].update(s["label"] for s in it["sentences"])
     return out
 
@@ -109,7 +121,8 @@ def table(folder: Path = DATA) -> str:
         lines += [f"| {key} | items |" if key != "sentence" else "| sentence label | sentences |", "|---|---|"]
         lines += [f"| {k} | {v} |" for k, v in sorted(c[key].items())] + [""]
     lines += ["| domain | items |", "|---|---|"]
-    lines += [f"| {k}{' (selection)' if k in HELD_OUT else ''} | {v} |" for k, v in sorted(c["domain"].items())]
+    split = {it["domain"]: split_of(it) for it in corpus(folder)}
+    lines += [f"| {k}{'' if split[k] == 'train' else f' ({split[k]})'} | {v} |" for k, v in sorted(c["domain"].items())]
     return "\n".join(lines) + "\n"
 
 
@@ -204,7 +217,7 @@ def main(argv=None) -> None:
     p = sub.add_parser("pairs")
     p.add_argument("--out", default="runs/written-pairs.jsonl")
     p.add_argument("--repeat", type=int, default=1, help="write each training row this many times")
-    p.add_argument("--split", choices=("train", "selection"), default="train")
+    p.add_argument("--split", choices=("train", "calibration", "selection"), default="train")
     p.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
     if args.cmd == "merge":
@@ -212,7 +225,7 @@ def main(argv=None) -> None:
     elif args.cmd == "table":
         write_readme() if args.write else print(table(), end="")
     else:
-        items = [it for it in corpus() if (it["domain"] in HELD_OUT) == (args.split == "selection")]
+        items = [it for it in corpus() if split_of(it) == args.split]
         rows = pairs(items)
         out = rows * args.repeat
         random.Random(args.seed).shuffle(out)

@@ -48,6 +48,7 @@ def test_the_package_holds_the_training_and_experiment_modules():
         "training.verifier_probes",
         "training.world_calibrator",
         "training.world_rows",
+        "training.written_corpus",
     ]
 
 
