@@ -8,7 +8,9 @@ such a claim and computes what it states from the evidence:
   gap between two amounts of the same dimension (two years for "older"/"newer"), and which side is larger;
 - a **total** ("in total", "altogether", "combined", "together"): the sum of the amounts of that dimension;
 - a **rate times a quantity** ("Parking for five hours costs $30" against "$6 per hour");
-- an **end time** (a start time plus a duration: "opens at 10 am and stays open for six hours" -> "closes at 4 pm").
+- an **end time** (a start time plus a duration: "opens at 10 am and stays open for six hours" -> "closes at 4 pm");
+- a **date** computed from a start date (the question's "My order was delivered on March 10", or the evidence's) plus
+  the evidence's duration ("within 30 days of delivery" -> "until April 9"; ``dates.deadline``).
 
 Right -> ``Derivation(holds=True)`` with the sentences it read; wrong -> ``holds=False``, the reason saying what it
 computed ("19 - 9 = 10, not 12"). Anything else (no such wording, amounts it cannot pair) -> None: the judge decides.
@@ -22,6 +24,7 @@ from itertools import combinations
 from typing import Optional
 
 from .claims import TIME_OF_DAY, clock_minutes
+from .dates import deadline
 from ..types import Judgment, Label
 from .index import EvidenceIndex, premise
 from .quantities import Quantity, quantities
@@ -223,11 +226,15 @@ def _end_time(claim: str, index: EvidenceIndex) -> Optional[Derivation]:
     return None
 
 
-def derive(claim: str, index: EvidenceIndex) -> Optional[Derivation]:
+def derive(claim: str, index: EvidenceIndex, question: Optional[str] = None) -> Optional[Derivation]:
     """What the claim derives from the evidence by arithmetic, computed: a difference, a total, a rate times a
-    quantity, or a start time plus a duration (see the module docstring); None when it derives none of these."""
+    quantity, a start time plus a duration, or a date from a start date (the evidence's or, stated by the user,
+    the ``question``'s) plus a duration (see the module docstring); None when it derives none of these."""
     if not quantities(claim) and not TIME_OF_DAY.search(claim):
         return None
+    dated = deadline(claim, index.texts, question)
+    if dated is not None:
+        return Derivation(dated.holds, dated.reason, dated.sentences)
     m = _DIFFERENCE.search(claim)
     if m is not None:
         found = _difference(claim, m, index)

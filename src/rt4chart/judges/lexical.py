@@ -132,7 +132,7 @@ class LexicalJudge:
         """Judge one claim against ``evidence``, a text or its index (the question only tells which words restate
         it)."""
         index = self.index(evidence) if isinstance(evidence, str) else evidence
-        derived = derive(claim, index)
+        derived = derive(claim, index, question)
         if derived is not None:
             return derived.judgment(index)
         a = assess(claim, index, question, self.thresholds.max_sentences)

@@ -397,7 +397,7 @@ class LocalJudge:
         whole context once, at global verification; local chunks get the trees alone."""
         if not claims:
             return []
-        question = question if self.reads_question else None
+        asked, question = question, question if self.reads_question else None
         # amounts the evidence writes otherwise are read as it writes them; a judgment's spans are mapped back to
         # the claim as written, and its reason says what was read
         index = self.evidence(evidence).index
@@ -412,7 +412,8 @@ class LocalJudge:
                          "reason": f"{j.reason}; {read_as(pairs)}"})
                      if pairs else j for j, (_, pairs) in zip(judgments, forms)]
         # an amount the claim computed from the evidence (a difference, a total, a rate times a quantity, an end
-        # time) is checked by that arithmetic, whatever the model read
-        derived = [derive(c.text, index) for c in claims]
+        # time, a date from a start date the user states in the question) is checked by that arithmetic, whatever
+        # the model read
+        derived = [derive(c.text, index, asked) for c in claims]
         return [d.judgment(index, risk=0.05 if d.holds else 0.95) if d is not None else j
                 for j, d in zip(judgments, derived)]
