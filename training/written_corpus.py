@@ -4,6 +4,7 @@ sentence labelled by its writer and again, blind, by a second reader; only the i
     python3 -m training.written_corpus merge WRITER.jsonl READER.jsonl --part NAME   # -> data/written/NAME.jsonl.gz
     python3 -m training.written_corpus table [--write]                              # the README's tables
     python3 -m training.written_corpus pairs [--out runs/written-pairs.jsonl] [--repeat 4]
+    python3 -m training.written_corpus score ROWS_DIR ...   # the verifier alone on training.world_rows' rows
 
 An item: ``{"id", "group", "domain", "context_shape", "context" (a string or a list of passages), "question",
 "answer", "kind", "language", "sentences": [{"text", "label", "kind", "evidence", "citation"?}]}``, a sentence's
@@ -205,6 +206,30 @@ def pairs(items: Iterable[dict]) -> list[dict]:
     return [row for it in items for row in item_pairs(it, judge)]
 
 
+def score(rows_dir: str) -> dict[str, dict[str, float]]:
+    """The claim verifier read alone (1 - P(entailment) over its windows, as the judge reads it) on the written
+    sources' rows of ``training.world_rows --verifier-dir``: AUROC per claim (its sentence hallucinated or not) and
+    per answer (its riskiest claim)."""
+    import numpy as np
+
+    from rt4chart.eval.metrics import auroc
+
+    out = {}
+    for source in ("written", "written-selection"):
+        path = Path(rows_dir) / f"{source}.npz"
+        if not path.exists():
+            continue
+        d = np.load(path)
+        risk = 1.0 - d["verified"][:, 0]
+        rec = d["record"]
+        answers = np.unique(rec)
+        out[source] = {"claims": round(auroc(d["claim_y"], risk), 4),
+                       "answers": round(auroc(np.array([d["y"][rec == r][0] for r in answers]),
+                                              np.array([risk[rec == r].max() for r in answers])), 4),
+                       "n_claims": int(len(risk)), "n_answers": int(len(answers))}
+    return out
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -219,9 +244,14 @@ def main(argv=None) -> None:
     p.add_argument("--repeat", type=int, default=1, help="write each training row this many times")
     p.add_argument("--split", choices=("train", "calibration", "selection"), default="train")
     p.add_argument("--seed", type=int, default=0)
+    s = sub.add_parser("score")
+    s.add_argument("rows", nargs="+", help="folders of training.world_rows --sources written,written-selection")
     args = ap.parse_args(argv)
     if args.cmd == "merge":
         print(merge(args.writer, args.reader, args.part))
+    elif args.cmd == "score":
+        for rows in args.rows:
+            print(rows, json.dumps(score(rows)))
     elif args.cmd == "table":
         write_readme() if args.write else print(table(), end="")
     else:
