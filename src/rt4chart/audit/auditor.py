@@ -19,6 +19,7 @@ from ..io import validate_record
 from ..meter import metering
 from ..text.align import anchor, rebase_ids
 from ..evidence import content_words
+from ..text.language import NAMES, language
 from ..text.segment import make_chunks, split_sentences, validate_window
 from ..types import (
     AuditResult, Chunk, Claim, ClaimVerdict, Judgment, Label, Record, RecordError, Sentence, Span, merge_intervals,
@@ -107,6 +108,24 @@ def set_default_judge(factory: Callable[[], Judge]) -> None:
     """Register what builds the judge of an ``Auditor()`` made without ``judge=``."""
     global _DEFAULT_JUDGE
     _DEFAULT_JUDGE = factory
+
+
+
+#: the rules of a judgment that read no words, only numbers and dates: they hold in any language
+LANGUAGE_FREE = ("number-conflict", "arithmetic", "edit:number", "typed:number")
+
+
+def unread(judgment: Judgment, lang: str, judge: str) -> Judgment:
+    """A judgment on a claim in a language its judge does not read (``Judge.languages``): a contradiction that a
+    language-free check found (a number or a date that differs: ``LANGUAGE_FREE``) stands; anything else is
+    ``unverified``, never entailed, with a reason naming the language and the judges that read it."""
+    if judgment.label is Label.CONTRADICTED and judgment.rule in LANGUAGE_FREE:
+        return judgment
+    name = NAMES.get(lang, lang)
+    return Judgment(label=Label.UNVERIFIED, score=None, rule="language",
+                    reason=f"the answer is in {name}, which the {judge} judge does not read: its numbers and dates "
+                    f"were checked, the rest needs a judge that reads {name} (--judge llm, or the hybrid judge with a "
+                    "multilingual model)")
 
 
 class Auditor:
@@ -226,6 +245,9 @@ class Auditor:
                       for i, f in enumerate(focus)]
             windows = [(chunks[f].start, chunks[f].end) if f is not None else (0, len(context)) for f in focus]
 
+        read = language(answer)
+        if read not in (getattr(self.judge, "languages", None) or (read,)):
+            finals = [unread(j, read, self.judge.name) for j in finals]
         verdicts = await asyncio.to_thread(lambda: [
             self._verdict(claim, finals[i], local_labels[i], [j[i].label for j in chunk_judgments], focus[i],
                           context, answer, sentences, windows[i])

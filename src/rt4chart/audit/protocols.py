@@ -15,6 +15,10 @@ A judge that knows which sentences it quotes names them in ``Judgment.evidence_i
 those sentences (the context's ids at the global stage; a chunk's it maps by offsets) and searches the text only for
 a quote without ids. Ids are optional: never give a guess.
 
+A judge may declare the ``languages`` it reads (ISO 639-1 codes, ``text.language``); the auditor leaves a claim of
+an answer in another language ``unverified`` unless the judge found a contradiction by a check that reads no words
+(a number or a date). Without the attribute a judge reads every language (the LLM judges).
+
 Judges never fail open: a judgment they cannot make is ``Label.UNVERIFIED`` with a reason (or a ``JudgeError``),
 never ``entailed``. How a judge batches its work (one call per claim, one per chunk) is its own business.
 Model calls are accounted with ``rt4chart.meter.record_usage``, which the auditor scopes to each record.

@@ -65,6 +65,9 @@ class LexicalJudge:
     """
 
     name = "lexical"
+    #: the languages it reads (its stopwords, stems and negations are English): the auditor leaves a claim of an
+    #: answer in another language unverified but for a number or date that differs (``audit.auditor.unread``)
+    languages = ("en",)
 
     def __init__(
         self,
@@ -175,7 +178,7 @@ class LexicalJudge:
                 evidence_ids=((at,),),
                 reason=f"the closest sentence stating numbers has {numbers}, the claim "
                 f"{', '.join(sorted(a.missing_numbers))}",
-                score=1.0,
+                score=1.0, rule=rule.value,
             )
         if rule == Rule.NEGATION_CONFLICT:
             return Judgment(

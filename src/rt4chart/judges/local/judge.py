@@ -121,6 +121,8 @@ class LocalJudge:
     tagger, as the models saw RAGTruth QA's questions in training (what each costs: docs/results/shape.md)."""
 
     name = "local"
+    #: the languages it reads (trained on English): see ``LexicalJudge.languages``
+    languages = ("en",)
 
     @classmethod
     def from_options(cls, options: LocalOptions) -> "LocalJudge":
