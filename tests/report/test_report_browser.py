@@ -175,3 +175,25 @@ def test_a_checked_citation_shows_the_cited_passage_beside_the_deciding_one(chro
     text = page.locator("[data-role=detail]").inner_text()
     assert "misattributed: cites passage 1; the evidence is in passage 2" in text
     assert errors == []
+    # the claim's row shows its citation status without a click
+    assert "citation: misattributed" in page.locator(".claim-item").first.inner_text()
+
+
+def test_an_answers_markdown_reads_as_text_and_its_claim_spans_stay_exact(chromium, tmp_path: Path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    import rt4chart
+
+    answer = "Our plans:\n- **Basic** costs $9 a month.\n- **Pro** costs $19 a month."
+    with ThreadPoolExecutor(1) as pool:  # the browser's event loop runs in this thread
+        result = pool.submit(rt4chart.audit, context="Basic costs $9 a month. Pro costs $19 a month.",
+                             answer=answer, judge="lexical").result()
+    path = write_html([result.to_json()], tmp_path / "report.html")
+    page, errors = _open(chromium, path)
+    shown = page.locator("[data-role=answer]").inner_text()
+    assert "**" not in shown and "- " not in shown and "• Basic costs $9 a month." in shown
+    assert page.locator("[data-role=answer] strong").all_inner_texts() == ["Basic", "Pro"]
+    # each claim span shows its claim's words, the markup hidden, in answer order
+    spans = page.locator(".claim-span").all_inner_texts()
+    assert [s.replace("• ", "") for s in spans] == [c.text for c in result.claims]
+    assert errors == []

@@ -76,6 +76,39 @@
   }
 
   function asArray(v) { return Array.isArray(v) ? v : []; }
+
+  /* An answer's markdown read as text: per character, whether it is markup to hide (the "**" of bold, a list's "- "
+     or "1. ", a heading's "#") and whether it is bold. Offsets stay the answer's: only the display changes. */
+  function markdownMask(text) {
+    var hide = new Array(text.length).fill(false), bold = new Array(text.length).fill(false), m, k;
+    var line = /(^|\n)([ \t]*)(#{1,6}[ \t]+|[-*+•][ \t]+|\d{1,2}[.)][ \t]+)/g;
+    while ((m = line.exec(text)) !== null) {
+      var at = m.index + m[1].length + m[2].length;
+      for (k = at; k < at + m[3].length; k++) hide[k] = true;
+      if (/^[-*+•]/.test(m[3])) hide[at] = "bullet";
+    }
+    var strong = /\*\*(?=\S)([^]*?\S)\*\*/g;
+    while ((m = strong.exec(text)) !== null) {
+      for (k = m.index; k < m.index + 2; k++) hide[k] = true;
+      for (k = m.index + m[0].length - 2; k < m.index + m[0].length; k++) hide[k] = true;
+      for (k = m.index + 2; k < m.index + m[0].length - 2; k++) bold[k] = true;
+    }
+    return { hide: hide, bold: bold };
+  }
+
+  /* The pieces of text[start:end] as nodes: hidden markup left out (a bullet shown as "• "), bold runs in <strong>. */
+  function markdownNodes(text, start, end, mask) {
+    var out = [], k = start;
+    while (k < end) {
+      var j = k + 1;
+      while (j < end && mask.hide[j] === mask.hide[k] && mask.bold[j] === mask.bold[k]) j++;
+      if (mask.hide[k] === "bullet") { out.push(el("span", "md-bullet", "• ")); j = k + 1; }
+      else if (!mask.hide[k]) out.push(mask.bold[k] ? el("strong", null, text.slice(k, j))
+                                                    : document.createTextNode(text.slice(k, j)));
+      k = j;
+    }
+    return out;
+  }
   function str(v) { return typeof v === "string" ? v : v === null || v === undefined ? "" : String(v); }
 
   function recordTask(rec) {
@@ -148,10 +181,17 @@
     });
     var ansBox = el("div", "answer");
     ansBox.setAttribute("data-role", "answer");
+    var mask = markdownMask(answer), at = 0;
     segments(answer, ivs).forEach(function (seg) {
-      if (!seg.keys.length) { ansBox.appendChild(document.createTextNode(seg.text)); return; }
+      var from = at, to = at + seg.text.length;
+      at = to;
+      if (!seg.keys.length) {
+        markdownNodes(answer, from, to, mask).forEach(function (n) { ansBox.appendChild(n); });
+        return;
+      }
       var labels = seg.keys.map(function (i) { return claims[i].label; });
-      var span = el("span", "claim-span lab-" + labelClass(worst(labels)), seg.text);
+      var span = el("span", "claim-span lab-" + labelClass(worst(labels)));
+      markdownNodes(answer, from, to, mask).forEach(function (n) { span.appendChild(n); });
       seg.keys.forEach(function (i) { span.classList.add("c-" + i); });
       span.setAttribute("data-claims", seg.keys.join(" "));
       span.setAttribute("tabindex", "0");
@@ -168,6 +208,12 @@
       li.setAttribute("tabindex", "0");
       li.appendChild(badge(c && c.label));
       li.appendChild(document.createTextNode(str(c && c.text)));
+      var cite = asArray(rec.citation_check && rec.citation_check.claims).filter(function (x) {
+        return x && c && x.claim === c.index;
+      })[0];
+      if (cite && cite.status !== "not_needed") {
+        li.appendChild(el("span", "cite-status cite-" + str(cite.status), "citation: " + str(cite.status).replace(/_/g, " ")));
+      }
       list.appendChild(li);
     });
     if (claims.length) card.appendChild(list);
@@ -239,8 +285,9 @@
         return x && x.claim === c.index;
       })[0];
       if (cited) {
+        var held = asArray(cited.evidence_passages).join(", ");
         dlRow(dl, "citation", str(cited.status) + ": cites passage " + (asArray(cited.passages).join(", ") || "none")
-          + "; the evidence is in passage " + (asArray(cited.evidence_passages).join(", ") || "none")
+          + (held ? "; the evidence is in passage " + held : "")
           + (cited.reason ? " (" + str(cited.reason) + ")" : ""));
       }
       var evidence = asArray(c.evidence);
