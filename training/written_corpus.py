@@ -5,6 +5,7 @@ sentence labelled by its writer and again, blind, by a second reader; only the i
     python3 -m training.written_corpus table [--write]                              # the README's tables
     python3 -m training.written_corpus pairs [--out runs/written-pairs.jsonl] [--repeat 4]
     python3 -m training.written_corpus score ROWS_DIR ...   # the verifier alone on training.world_rows' rows
+    python3 -m training.written_corpus judge [--split selection] [--model-dir DIR] [--judge local]  # the judge
 
 An item: ``{"id", "group", "domain", "context_shape", "context" (a string or a list of passages), "question",
 "answer", "kind", "language", "sentences": [{"text", "label", "kind", "evidence", "citation"?}]}``, a sentence's
@@ -41,7 +42,8 @@ NLI = {"entailed": "entailment", "contradicted": "contradiction", "baseless": "n
 #: one domain of each writer's, kept out of training to select on
 HELD_OUT = frozenset({"credit cards", "car rental", "video games", "public libraries", "biographies",
                       "postal and courier services", "theatre and cinema", "archaeology", "passports and ID documents",
-                      "photography equipment", "professional certification exams", "inventions"})
+                      "photography equipment", "professional certification exams", "inventions", "sleep clinics",
+                      "tennis tournaments", "browser compatibility notes", "planning applications"})
 
 
 def split_of(item: dict) -> str:
@@ -157,8 +159,10 @@ def _evidence_ids(texts: list[str], quotes: list[str]) -> set[int]:
     return out
 
 
-def item_pairs(item: dict, judge) -> Iterator[dict]:
-    """The verifier rows of one item: each labelled sentence against the windows the judge reads it against."""
+def item_pairs(item: dict, judge, removed: bool = False) -> Iterator[dict]:
+    """The verifier rows of one item: each labelled sentence against the windows the judge reads it against; with
+    ``removed``, an entailed sentence with one evidence sentence also against the sentences around its evidence,
+    the evidence taken out (neutral: MiniCheck's and FactCG's construction)."""
     from rt4chart.audit.decompose import RuleDecomposer
     from rt4chart.io import join_context
     from rt4chart.judges.local import verifier as V
@@ -198,13 +202,19 @@ def item_pairs(item: dict, judge) -> Iterator[dict]:
         for w in premises:
             yield {"premise": " ".join(texts[i] for i in w), "hypothesis": claim, "label": label,
                    "source": "written", "id": item["id"], "kind": s.get("kind", item["kind"])}
+        if removed and s["label"] == "entailed" and len(texts) >= 3 and len(need) == 1:
+            # the claim against its evidence window with the evidence sentence taken out: nothing supports it
+            (at,) = need
+            around = [i for i in (at - 2, at - 1, at + 1) if 0 <= i < len(texts)]
+            yield {"premise": " ".join(texts[i] for i in around), "hypothesis": claim, "label": "neutral",
+                   "source": "written-removed", "id": item["id"], "kind": "evidence_removed"}
 
 
-def pairs(items: Iterable[dict]) -> list[dict]:
+def pairs(items: Iterable[dict], removed: bool = False) -> list[dict]:
     from rt4chart.judges.local import LocalJudge
 
     judge = LocalJudge()
-    return [row for it in items for row in item_pairs(it, judge)]
+    return [row for it in items for row in item_pairs(it, judge, removed)]
 
 
 def score(rows_dir: str) -> dict[str, dict[str, float]]:
@@ -231,6 +241,29 @@ def score(rows_dir: str) -> dict[str, dict[str, float]]:
     return out
 
 
+def judge_split(split: str, judge: str = "local", model_dir: "str | None" = None) -> dict:
+    """The judge on a split's items, each audited alone: answer labels right, faithful answers kept, sentences'
+    labels right where the judge's claims lie in one sentence each."""
+    import asyncio
+
+    from rt4chart.judges.registry import auditor_for
+
+    items = [it for it in corpus() if split_of(it) == split]
+    auditor = auditor_for(judge, concurrency=1, **({"model_dir": model_dir} if model_dir else {}))
+
+    async def run() -> list[dict]:
+        return [(await auditor.audit({"id": it["id"], "context": it["context"], "question": it.get("question") or None,
+                                      "answer": it["answer"]})).to_json() for it in items]
+
+    results = asyncio.run(run())
+    right = sum(r["label"] == answer_label(it) for r, it in zip(results, items))
+    faithful = [r for r, it in zip(results, items) if answer_label(it) == "entailed"]
+    by_label = Counter((answer_label(it), r["label"]) for r, it in zip(results, items))
+    return {"items": len(items), "right": right, "exact": round(right / len(items), 4),
+            "faithful": len(faithful), "faithful_kept": sum(r["label"] == "entailed" for r in faithful),
+            "confusion": {f"{a}->{b}": n for (a, b), n in sorted(by_label.items())}}
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -245,11 +278,19 @@ def main(argv=None) -> None:
     p.add_argument("--repeat", type=int, default=1, help="write each training row this many times")
     p.add_argument("--split", choices=("train", "calibration", "selection"), default="train")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--removed", action="store_true",
+                   help="also pair each entailed sentence with its evidence window, the evidence taken out (neutral)")
+    j = sub.add_parser("judge")
+    j.add_argument("--split", choices=("train", "calibration", "selection"), default="selection")
+    j.add_argument("--judge", default="local")
+    j.add_argument("--model-dir", default=None)
     s = sub.add_parser("score")
     s.add_argument("rows", nargs="+", help="folders of training.world_rows --sources written,written-selection")
     args = ap.parse_args(argv)
     if args.cmd == "merge":
         print(merge(args.writer, args.reader, args.part))
+    elif args.cmd == "judge":
+        print(json.dumps(judge_split(args.split, args.judge, args.model_dir)))
     elif args.cmd == "score":
         for rows in args.rows:
             print(rows, json.dumps(score(rows)))
@@ -257,7 +298,7 @@ def main(argv=None) -> None:
         write_readme() if args.write else print(table(), end="")
     else:
         items = [it for it in corpus() if split_of(it) == args.split]
-        rows = pairs(items)
+        rows = pairs(items, args.removed)
         out = rows * args.repeat
         random.Random(args.seed).shuffle(out)
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
