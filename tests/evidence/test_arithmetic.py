@@ -93,3 +93,22 @@ def test_derivation_judgment_quotes_the_sentences_it_read():
     assert wrong.label == Label.CONTRADICTED and wrong.score == 1.0
     assert "not $12" in wrong.reason
 
+
+@pytest.mark.parametrize("evidence, claim, question, holds", [
+    ("Balance transfers carry a 3% fee on the amount moved.", "Moving £4,000 costs the 3% fee, which comes to £120.",
+     "I want to move £4,000.", True),
+    ("Every 500 points can be swapped for a £5 voucher.", "You can get one £5 voucher, with 300 points left over.",
+     "I have 800 points.", True),
+    ("Tickets cost £45 each.", "So two tickets cost £90 in total.", None, True),
+    ("Tickets cost £45 each.", "So two tickets cost £100 in total.", None, None),  # no one operation gives £100
+    ("Balance transfers carry a 3% fee.", "The fee on £4,000 is £130.", None, None),  # no word says it computed
+])
+def test_an_amount_the_claim_computed_by_one_operation_is_entailed(evidence, claim, question, holds):
+    from rt4chart.evidence import EvidenceIndex
+    from rt4chart.evidence.arithmetic import derive
+
+    found = derive(claim, EvidenceIndex(evidence), question)
+    if holds is None:
+        assert found is None or not found.holds
+    else:
+        assert found is not None and found.holds is holds and "=" in found.reason

@@ -41,3 +41,4 @@ def test_a_date_computed_from_a_start_and_a_duration_is_checked(claim, question,
 ])
 def test_an_ambiguous_reading_decides_nothing(claim, question, evidence):
     assert deadline(claim, [evidence], question) is None
+

@@ -9,6 +9,10 @@ such a claim and computes what it states from the evidence:
 - a **total** ("in total", "altogether", "combined", "together"): the sum of the amounts of that dimension;
 - a **rate times a quantity** ("Parking for five hours costs $30" against "$6 per hour");
 - an **end time** (a start time plus a duration: "opens at 10 am and stays open for six hours" -> "closes at 4 pm");
+- a **computed amount** ("the 3% fee comes to £120 on £4,000", "£800 earns 800 points, 300 left over"): an amount
+  the evidence and the question never state, in a claim that says it computed ("comes to", "works out", "so",
+  "left over", ...), that one operation (+, -, x, /, a per cent of) gives from two amounts they state (the claim's
+  own other amounts among them): right -> entailed; an amount no such operation gives stays with the judge;
 - a **date** computed from a start date (the question's "My order was delivered on March 10", or the evidence's) plus
   the evidence's duration ("within 30 days of delivery" -> "until April 9"; ``dates.deadline``).
 
@@ -226,6 +230,61 @@ def _end_time(claim: str, index: EvidenceIndex) -> Optional[Derivation]:
     return None
 
 
+#: words by which a claim says an amount of it was computed
+_COMPUTED = re.compile(r"\b(?:comes?\s+to|coming\s+to|works?\s+out|worked\s+out|which\s+is|that'?s|that\s+is|so|"
+                       r"totals?|totalling|totaling|in\s+total|in\s+all|altogether|left(?:\s+over)?|remaining|remains?|"
+                       r"earns?|saves?|saving|means?|adds?\s+up|leaves?|gives?|making|makes|equals?|i\.e\.)\b|=",
+                       re.IGNORECASE)
+
+
+def _results(a: float, b: float) -> list[tuple[float, str]]:
+    out = [(a + b, f"{_num(a)} + {_num(b)}"), (a * b, f"{_num(a)} x {_num(b)}"), (a * b / 100, f"{_num(a)}% of {_num(b)}")]
+    if a != b:
+        out.append((abs(a - b), f"{_num(max(a, b))} - {_num(min(a, b))}"))
+    if b:
+        out.append((a / b, f"{_num(a)} / {_num(b)}"))
+    return out
+
+
+def _derivable(m: Quantity, pool: list) -> bool:
+    return any(value and abs(value - m.value) <= max(0.005, 1e-4 * abs(m.value))
+               for x, y in combinations(pool, 2) for a, b in ((x, y), (y, x)) for value, _ in _results(a.value, b.value))
+
+
+def _computed(claim: str, index: EvidenceIndex, question: Optional[str]) -> Optional[Derivation]:
+    """An amount the claim says it computed, which one operation gives from two amounts the evidence, the question
+    or the claim state: entailed with how; None otherwise (never contradicted: a value no single operation gives may
+    take two). Every amount of the claim that neither the evidence nor the question states must be computed so, or
+    be an operand of such a computation ("two tickets cost £90" for "£45 each")."""
+    if not _COMPUTED.search(claim):
+        return None
+    mine = quantities(claim)
+    located = _located(index)
+    known = [q for _, q in located] + list(quantities(question or ""))
+    missing = [q for q in mine if not any(q.equals(x) or _same(q.value, x.value) for x in known)]
+    if not missing:
+        return None
+    shown, used, operands, computed = [], set(), [], []
+    given = [q for q in mine if not any(q is m for m in missing)]
+    # the amounts one operation gives from stated ones first, then from the claim's other amounts ("two tickets")
+    for m in sorted(missing, key=lambda m: (not _derivable(m, known + given), -m.value)):
+        if any(m is o for o in operands):
+            continue
+        pool = known + [q for q in mine if q is not m]
+        how = next(((f"{text} = {m.text}", a, b) for x, y in combinations(pool, 2) for a, b in ((x, y), (y, x))
+                    for value, text in _results(a.value, b.value)
+                    if value and abs(value - m.value) <= max(0.005, 1e-4 * abs(m.value))), None)
+        if how is None:
+            continue
+        computed.append(m)
+        operands += [how[1], how[2]]
+        shown.append(how[0])
+        used |= {i for i, q in located if q is how[1] or q is how[2]}
+    if not computed or any(m not in computed and not any(m is o for o in operands) for m in missing):
+        return None
+    return Derivation(True, "; ".join(shown) + ", as the claim states", tuple(sorted(used)) or (0,))
+
+
 def derive(claim: str, index: EvidenceIndex, question: Optional[str] = None) -> Optional[Derivation]:
     """What the claim derives from the evidence by arithmetic, computed: a difference, a total, a rate times a
     quantity, a start time plus a duration, or a date from a start date (the evidence's or, stated by the user,
@@ -244,4 +303,4 @@ def derive(claim: str, index: EvidenceIndex, question: Optional[str] = None) -> 
         found = _total(claim, index)
         if found is not None:
             return found
-    return _rate(claim, index) or _end_time(claim, index)
+    return _rate(claim, index) or _end_time(claim, index) or _computed(claim, index, question)
