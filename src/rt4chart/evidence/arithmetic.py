@@ -238,7 +238,8 @@ _COMPUTED = re.compile(r"\b(?:comes?\s+to|coming\s+to|works?\s+out|worked\s+out|
 
 
 def _results(a: float, b: float) -> list[tuple[float, str]]:
-    out = [(a + b, f"{_num(a)} + {_num(b)}"), (a * b, f"{_num(a)} x {_num(b)}"), (a * b / 100, f"{_num(a)}% of {_num(b)}")]
+    out = [(a + b, f"{_num(a)} + {_num(b)}"), (a * b, f"{_num(a)} x {_num(b)}"),
+           (a * b / 100, f"{_num(a)}% of {_num(b)}")]
     if a != b:
         out.append((abs(a - b), f"{_num(max(a, b))} - {_num(min(a, b))}"))
     if b:
@@ -248,7 +249,8 @@ def _results(a: float, b: float) -> list[tuple[float, str]]:
 
 def _derivable(m: Quantity, pool: list) -> bool:
     return any(value and abs(value - m.value) <= max(0.005, 1e-4 * abs(m.value))
-               for x, y in combinations(pool, 2) for a, b in ((x, y), (y, x)) for value, _ in _results(a.value, b.value))
+               for x, y in combinations(pool, 2) for a, b in ((x, y), (y, x))
+               for value, _ in _results(a.value, b.value))
 
 
 def _computed(claim: str, index: EvidenceIndex, question: Optional[str]) -> Optional[Derivation]:
