@@ -43,7 +43,8 @@ NLI = {"entailed": "entailment", "contradicted": "contradiction", "baseless": "n
 HELD_OUT = frozenset({"credit cards", "car rental", "video games", "public libraries", "biographies",
                       "postal and courier services", "theatre and cinema", "archaeology", "passports and ID documents",
                       "photography equipment", "professional certification exams", "inventions", "sleep clinics",
-                      "tennis tournaments", "browser compatibility notes", "planning applications", "cyber insurance"})
+                      "tennis tournaments", "browser compatibility notes", "planning applications", "cyber insurance",
+                      "home broadband installation", "marine biology"})
 
 
 def split_of(item: dict) -> str:
