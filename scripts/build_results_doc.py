@@ -6,7 +6,8 @@ Older measurements and removed experiments live in docs/history.md, which is wri
 from pathlib import Path
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
-ORDER = ["eval", "lexical", "local_judge", "shape", "typed_edits", "meaning3", "assistant", "calibration",
+ORDER = ["eval", "lexical", "local_judge", "shape", "typed_edits", "meaning3", "assistant", "written_sets",
+         "calibration",
          "claim_verifier", "citations",
          "gate", "llm", "hybrid", "ablation", "facets", "server", "engine", "generalization"]
 

@@ -224,13 +224,25 @@ def select(args) -> None:
     print("| mean | | " + " | ".join(f"{np.mean(v):.3f}" for v in means.values()) + " |")
 
 
+def _folds(d: dict, k: int = 5) -> list[tuple[dict, dict]]:
+    """A source's rows split by record into ``k`` (fit, held-out) pairs."""
+    fold = d["record"] % k
+    return [({n: v[fold != i] for n, v in d.items()}, {n: v[fold == i] for n, v in d.items()}) for i in range(k)]
+
+
 def shift(data: dict[str, dict], sources, feat, threshold: float) -> tuple[float, float, float, float]:
     """The logit shift that puts the short-context risk's balanced cut at the judge's ``threshold``: the cut of
     highest Youden's J (recall of the not-entailed pairs minus the share of entailed pairs flagged) over every
     source's out-of-source risks (scored by the pair fitted on the other sources). The NLI sets' share of
     not-entailed pairs (about two thirds) is theirs, not a user's: the balanced cut reads no prior."""
     risk, gold = [], []
-    for s in sources:
+    if len(sources) == 1:  # one source: out of fold, by record
+        (s,) = sources
+        for fitted, held in _folds(data[s]):
+            pair = fit_pair({s: fitted}, [s], feat)
+            risk.append(answer_scores(held, pair, feat))
+            gold.append(labels(held))
+    for s in sources if len(sources) > 1 else ():
         pair = fit_pair(data, [t for t in sources if t != s], feat)
         risk.append(answer_scores(data[s], pair, feat))
         gold.append(labels(data[s]))
@@ -245,7 +257,7 @@ def shift(data: dict[str, dict], sources, feat, threshold: float) -> tuple[float
 def fit(args) -> None:
     data, below = rows_read(args)
     feat = CANDIDATES[args.features]
-    sources = list(data)
+    sources = [s for s in data if args.sources is None or s in args.sources.split(",")]
     out = Path(args.out_dir)
     if not (out / CARD).exists():  # a model folder of its own: the shipped models, then the short calibrators
         shutil.copytree(model_dir(), out, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__", "*.py"))
@@ -264,7 +276,7 @@ def fit(args) -> None:
     tcard = json.loads((out / TAGGER_CARD).read_text())
     for c, names in ((card, feat[0]), (tcard["trees"], feat[1])):
         c["short_calibrator"] = {
-            "features": ["claim_p", *names], "below_chars": below,
+            "features": ["claim_p", *names], "below_chars": below, "blend": args.blend,
             "monotonic": {"claim_p": 1, **{n: MONOTONE[n] for n in names if n in MONOTONE}},
             "below": "every length (--every)" if args.every else
                      f"the {SHORT_QUANTILE:.3%} quantile of RAGTruth train's context lengths",
@@ -275,7 +287,9 @@ def fit(args) -> None:
             "fitted_on": "each record's riskiest claim, label not entailed / hallucinated = 1, every source weighing "
                          "the same (breaking_nli half): python -m training.world_rows, then python -m "
                          f"training.world_calibrator fit --features {args.features}"
-                         + (" --every" if args.every else ""),
+                         + (" --every" if args.every else "")
+                         + (f" --sources {args.sources}" if args.sources else "")
+                         + (f" --blend {args.blend}" if args.blend != 1.0 else ""),
             "sources": fitted_on, "selected_by": "leave-one-source-out: python -m training.world_calibrator select"}
     # the versions name the files that decide (as training.train_local_judge writes them), the short ones too
     files = (WORD_MODEL, CLAIM_MODEL, CALIBRATOR, CALIBRATOR_SHORT)
@@ -301,6 +315,11 @@ def main(argv=None) -> None:
     ap.add_argument("--every", action="store_true",
                     help="fit on every source (the RAGTruth validation slice too) and read every claim, whatever "
                     "its context's length, instead of the NLI sources' short contexts")
+    ap.add_argument("--sources", default=None,
+                    help="fit on these sources only (comma-separated; e.g. written: the written corpus' calibration "
+                    "domains)")
+    ap.add_argument("--blend", type=float, default=1.0,
+                    help="the calibrator's weight beside the trees' calibrator in the judge's risk (1: its risk alone)")
     args = ap.parse_args(argv)
     (select if args.stage == "select" else fit)(args)
 

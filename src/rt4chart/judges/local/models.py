@@ -115,12 +115,14 @@ def span_rows(word_p: Sequence[np.ndarray], claim_p: np.ndarray, tagged: Sequenc
 
 
 class Short(NamedTuple):
-    """A short-context calibrator: its session, its input columns, and the context length it reads below (on the
-    ``r_ev_chars`` scale, log1p of the characters)."""
+    """A short-context calibrator: its session, its input columns, the context length it reads below (on the
+    ``r_ev_chars`` scale, log1p of the characters), and its weight beside the trees' calibrator (1: its risk alone;
+    w < 1: w times its risk plus 1 - w times the trees' calibrated risk)."""
 
     session: Any
     features: tuple[str, ...]
     below: float
+    blend: float = 1.0
 
 
 class Prediction(NamedTuple):
@@ -208,7 +210,8 @@ class Models:
         if session is None:
             return None
         spec = card["short_calibrator"]
-        return Short(session, tuple(spec["features"]), math.log1p(float(spec["below_chars"])))
+        return Short(session, tuple(spec["features"]), math.log1p(float(spec["below_chars"])),
+                     float(spec.get("blend", 1.0)))
 
     @property
     def tagger(self) -> Optional[T.Tagger]:
@@ -246,7 +249,8 @@ class Models:
         word, ``nan`` outside its window), the semantic stage's tree models read those too, its calibrator (when
         installed) turns each claim probability into the answer's risk were that claim its riskiest, and its span
         model (when installed) gives the word probabilities returned. ``verify`` gives the verifier's probabilities of
-        the claims (``V.COLUMNS``), called only when a short-context calibrator that reads them decides."""
+        the claims (``V.COLUMNS``), called only when a short-context calibrator that reads them decides; without it
+        (a local pass) such a calibrator is not read and the trees' calibrator decides."""
         if not rows:
             return Prediction([], np.zeros(0), np.zeros(0, dtype=bool))
         words, claims = (self.words, self.claims) if tagged is None else (self.words_t, self.claims_t)
@@ -270,20 +274,20 @@ class Models:
         reads_short = np.zeros(len(rows), dtype=bool)
         if short is not None and matrix[0, F.CLAIM_MODEL_FEATURES.index("r_ev_chars")] < short.below:
             reads_short = ~spared if spared is not None else np.ones(len(rows), dtype=bool)
+        if verify is None and short is not None and reads_verifier(short.features):
+            reads_short = np.zeros(len(rows), dtype=bool)  # read without the verifier (a local pass): the trees'
         # a number the evidence lacks keeps the trees' risk where that is higher: the claim verifier reads amounts
-        # worse than words (its number-form probes, docs/results/claim_verifier.md)
+        # worse than words (its number-form probes, docs/history.md)
         lacks = matrix[:, F.CLAIM_MODEL_FEATURES.index("c_missing_numbers")] > 0
         risk = claim_p
-        if calibrator is not None and not (reads_short & ~lacks).all():  # some claim reads the trees' calibrator
+        blends = short is not None and short.blend < 1.0
+        if calibrator is not None and (blends or not (reads_short & ~lacks).all()):  # the trees' calibrator is read
             risk = self.run(calibrator, calibrator_rows(claim_p, matrix, features))
         if reads_short.any():
-            verified = None
-            if reads_verifier(short.features):
-                if verify is None:
-                    raise ConfigError("this local judge's short-context calibrator reads the claim verifier: "
-                                      "pass verify= to Models.predict")
-                verified = verify().columns
+            verified = verify().columns if verify is not None and reads_verifier(short.features) else None
             short_risk = self.run(short.session, calibrator_rows(claim_p, matrix, short.features, verified))
+            if short.blend < 1.0:
+                short_risk = short.blend * short_risk + (1.0 - short.blend) * risk
             risk = np.where(reads_short, np.where(lacks, np.maximum(short_risk, risk), short_risk), risk)
         return Prediction(per_claim, risk, by_rule)
 
