@@ -110,7 +110,6 @@ def set_default_judge(factory: Callable[[], Judge]) -> None:
     _DEFAULT_JUDGE = factory
 
 
-
 #: the rules of a judgment that read no words, only numbers and dates: they hold in any language
 LANGUAGE_FREE = ("number-conflict", "arithmetic", "edit:number", "typed:number")
 

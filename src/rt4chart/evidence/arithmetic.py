@@ -247,10 +247,12 @@ def _results(a: float, b: float) -> list[tuple[float, str]]:
     return out
 
 
-def _derivable(m: Quantity, pool: list) -> bool:
-    return any(value and abs(value - m.value) <= max(0.005, 1e-4 * abs(m.value))
-               for x, y in combinations(pool, 2) for a, b in ((x, y), (y, x))
-               for value, _ in _results(a.value, b.value))
+def _derivation(m: Quantity, pool: list) -> Optional[tuple[str, Quantity, Quantity]]:
+    """How one operation on two amounts of ``pool`` gives ``m`` ("3% of 4000 = £120" and the two operands), or
+    None."""
+    return next(((f"{text} = {m.text}", a, b) for x, y in combinations(pool, 2) for a, b in ((x, y), (y, x))
+                 for value, text in _results(a.value, b.value)
+                 if value and abs(value - m.value) <= max(0.005, 1e-4 * abs(m.value))), None)
 
 
 def _computed(claim: str, index: EvidenceIndex, question: Optional[str]) -> Optional[Derivation]:
@@ -269,13 +271,10 @@ def _computed(claim: str, index: EvidenceIndex, question: Optional[str]) -> Opti
     shown, used, operands, computed = [], set(), [], []
     given = [q for q in mine if not any(q is m for m in missing)]
     # the amounts one operation gives from stated ones first, then from the claim's other amounts ("two tickets")
-    for m in sorted(missing, key=lambda m: (not _derivable(m, known + given), -m.value)):
+    for m in sorted(missing, key=lambda m: (_derivation(m, known + given) is None, -m.value)):
         if any(m is o for o in operands):
             continue
-        pool = known + [q for q in mine if q is not m]
-        how = next(((f"{text} = {m.text}", a, b) for x, y in combinations(pool, 2) for a, b in ((x, y), (y, x))
-                    for value, text in _results(a.value, b.value)
-                    if value and abs(value - m.value) <= max(0.005, 1e-4 * abs(m.value))), None)
+        how = _derivation(m, known + [q for q in mine if q is not m])
         if how is None:
             continue
         computed.append(m)

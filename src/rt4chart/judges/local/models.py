@@ -249,8 +249,7 @@ class Models:
         word, ``nan`` outside its window), the semantic stage's tree models read those too, its calibrator (when
         installed) turns each claim probability into the answer's risk were that claim its riskiest, and its span
         model (when installed) gives the word probabilities returned. ``verify`` gives the verifier's probabilities of
-        the claims (``V.COLUMNS``), called only when a short-context calibrator that reads them decides; without it
-        (a local pass) such a calibrator is not read and the trees' calibrator decides."""
+        the claims (``V.COLUMNS``), called only when a short-context calibrator that reads them decides."""
         if not rows:
             return Prediction([], np.zeros(0), np.zeros(0, dtype=bool))
         words, claims = (self.words, self.claims) if tagged is None else (self.words_t, self.claims_t)
@@ -274,8 +273,6 @@ class Models:
         reads_short = np.zeros(len(rows), dtype=bool)
         if short is not None and matrix[0, F.CLAIM_MODEL_FEATURES.index("r_ev_chars")] < short.below:
             reads_short = ~spared if spared is not None else np.ones(len(rows), dtype=bool)
-        if verify is None and short is not None and reads_verifier(short.features):
-            reads_short = np.zeros(len(rows), dtype=bool)  # read without the verifier (a local pass): the trees'
         # a number the evidence lacks keeps the trees' risk where that is higher: the claim verifier reads amounts
         # worse than words (its number-form probes, docs/history.md)
         lacks = matrix[:, F.CLAIM_MODEL_FEATURES.index("c_missing_numbers")] > 0
@@ -284,7 +281,12 @@ class Models:
         if calibrator is not None and (blends or not (reads_short & ~lacks).all()):  # the trees' calibrator is read
             risk = self.run(calibrator, calibrator_rows(claim_p, matrix, features))
         if reads_short.any():
-            verified = verify().columns if verify is not None and reads_verifier(short.features) else None
+            verified = None
+            if reads_verifier(short.features):
+                if verify is None:
+                    raise ConfigError("this local judge's short-context calibrator reads the claim verifier: "
+                                      "pass verify= to Models.predict")
+                verified = verify().columns
             short_risk = self.run(short.session, calibrator_rows(claim_p, matrix, short.features, verified))
             if short.blend < 1.0:
                 short_risk = short.blend * short_risk + (1.0 - short.blend) * risk
