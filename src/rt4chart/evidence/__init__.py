@@ -14,7 +14,8 @@ Layering: above ``rt4chart.text``, below ``rt4chart.audit`` and ``rt4chart.judge
 
 from .assess import Assessment, Kind, Rule, Thresholds, assess, rule_of
 from .claims import (
-    CAMEL, ClaimReading, amount_spans, claim_numbers, content_forms, is_preamble, is_remark, negated,
+    CAMEL, ClaimReading, amount_spans, claim_numbers, content_forms, given_numbers, givens, is_preamble,
+    is_remark, negated,
     normalised_numbers, question_keys, read_claim, word_key,
 )
 from .edit_words import EditSentences, rivals
@@ -29,7 +30,8 @@ __all__ = [
     "Assessment", "CAMEL", "ClaimReading", "Edit", "EditSentences", "EvidenceIndex", "Kind", "NEGATIONS", "NUMBER",
     "NUMBER_WORDS", "Restatement", "Rule", "STOPWORDS", "TOKEN", "Thresholds", "amount_spans", "assess",
     "capitalised_names", "claim_numbers",
-    "clean_number", "content_forms", "content_word_map", "content_words", "has_negation", "is_preamble", "is_remark",
+    "clean_number", "content_forms", "content_word_map", "content_words", "given_numbers", "givens", "has_negation",
+    "is_preamble", "is_remark",
     "negated", "normalised_numbers", "numbers", "one_edit", "original_offset", "premise", "question_keys", "read_as",
     "restated",
     "read_claim", "rivals", "rule_of", "stem", "tokens", "word_key",

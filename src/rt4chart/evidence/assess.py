@@ -17,7 +17,7 @@ from enum import Enum
 from typing import Optional
 
 from ..errors import ConfigError
-from .claims import DAYS, MONTHS, STATES, negated, question_keys, read_claim, word_key
+from .claims import DAYS, MONTHS, STATES, given_numbers, negated, question_keys, read_claim, word_key
 from .index import EvidenceIndex
 from .words import stem
 
@@ -96,10 +96,12 @@ class Assessment:
 
 
 def assess(claim: str, index: EvidenceIndex, question: Optional[str] = None,
-           max_sentences: int = Thresholds.max_sentences) -> Assessment:
+           max_sentences: int = Thresholds.max_sentences, *, given: frozenset[str] = frozenset()) -> Assessment:
     """Assess ``claim`` against the evidence text that ``index`` indexes; no threshold is applied but
     ``max_sentences``, the most sentences the greedy cover joins. ``question``: the claim's words that restate it are
-    neither evidence of support nor of fabrication. ``rule_of`` then decides under thresholds."""
+    neither evidence of support nor of fabrication, and the numbers it states of the user's own situation
+    (``given_numbers``: "My flight lands at 21:40") are never missing; ``given``: such numbers, for a judge that
+    reads no question's words. ``rule_of`` then decides under thresholds."""
     side = read_claim(claim)
     if side.meta:
         return Assessment(Kind.META, "a meta, hedging or refusal sentence states nothing to check against the evidence")
@@ -140,7 +142,10 @@ def assess(claim: str, index: EvidenceIndex, question: Optional[str] = None,
     # an amount in words where the evidence states another amount of its unit ("four weeks" against "21 days")
     other = frozenset(n for a in side.amounts if a.dimension in idx.amount_dimensions
                       and a.key not in idx.amount_postings for n in a.numbers)
-    missing = frozenset(n for n in side.numbers | other if n not in idx.all_numbers and n not in found)
+    if question:
+        given = given | given_numbers(question)
+    missing = frozenset(n for n in side.numbers | other if n not in idx.all_numbers and n not in found
+                        and n not in given)
     if not counts:
         return Assessment(Kind.NO_EVIDENCE, "no evidence sentence shares a content word")
 

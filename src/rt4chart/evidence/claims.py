@@ -284,6 +284,37 @@ def question_keys(question: str) -> frozenset[str]:
     return frozenset(word_key(w) for w in content_forms(question))
 
 
+#: a word by which a question speaks of the user's own situation ("My flight lands at 21:40", "I'm 17")
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|us|our|ours)\b", re.IGNORECASE)
+#: a condition of the user's inside a question: "if I land at 23:40", "when my parcel arrives on May 2"
+_CONDITION = re.compile(r"\b(?:if|when|since|as|because|given\s+that|now\s+that)\s+"
+                        r"(?=[^,?]*\b(?:i|i'm|my|we|we're|our)\b)[^,?]+", re.IGNORECASE)
+_ASKING = re.compile(r"^\W*(?:(?:is|are|was|were|am|can|could|do|does|did|will|would|should|shall|may|might|must|"
+                     r"has|have|had|what|when|where|which|who|whom|whose|why|how)\b|[^?]*\?\s*$)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=256)
+def givens(question: str) -> tuple[str, ...]:
+    """The parts of a question that state the user's own situation: a sentence or a comma-separated clause in the
+    first person that asks nothing ("My order was delivered on March 10.", "I'm 17, can I ...") and a condition
+    ("... if I land at 23:40?"). What they state is given: a claim restating it, or computing from it, adds nothing
+    the context must hold."""
+    out: list[str] = []
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", question):
+        for part in re.split(r",\s+|;\s+|\s+[—–-]\s+", sentence.strip()):
+            if part and _FIRST_PERSON.search(part) and not _ASKING.match(part):
+                out.append(part.strip())
+            else:
+                out.extend(m.group(0).strip() for m in _CONDITION.finditer(part))
+    return tuple(out)
+
+
+def given_numbers(question: str) -> frozenset[str]:
+    """The numbers (normalised as ``normalised_numbers`` normalises the evidence's) that the question's ``givens``
+    state."""
+    return frozenset(n for part in givens(question) for n in normalised_numbers(part, claim=False))
+
+
 def claim_numbers(claim: str) -> frozenset[str]:
     """``normalised_numbers(claim, claim=True)``, worked out once per claim text."""
     return read_claim(claim).numbers

@@ -242,15 +242,16 @@ def _claim_words(claim: str) -> _ClaimWords:
 
 
 def claim_rows(claim: str, evidence: Union[str, FeatureEvidence], question: Optional[str], *, index: int = 0,
-               sentence: int = 0, start: int = 0) -> WordRows:
+               sentence: int = 0, start: int = 0, given: frozenset[str] = frozenset()) -> WordRows:
     """Feature rows for every word of ``claim`` read against ``evidence``, its ``FeatureEvidence`` (a text is read
     here, for this claim alone; see the module docstring). ``index``, ``sentence`` and ``start``: the claim's number,
-    its answer sentence and that sentence's offset in the answer."""
+    its answer sentence and that sentence's offset in the answer; ``given``: numbers the question states of the
+    user's own situation, never missing (``evidence.assess``)."""
     ev = evidence if isinstance(evidence, FeatureEvidence) else FeatureEvidence(evidence)
     cw = _claim_words(claim)
     spans = cw.spans
     n = len(spans)
-    a = assess(claim, ev.index, question, _THRESHOLDS.max_sentences)
+    a = assess(claim, ev.index, question, _THRESHOLDS.max_sentences, given=given)
     rule = rule_of(a, _THRESHOLDS)
     if n == 0:
         return WordRows(spans, np.zeros((0, len(FEATURES)), dtype=np.float32), a, rule)
@@ -326,7 +327,8 @@ def claim_rows(claim: str, evidence: Union[str, FeatureEvidence], question: Opti
         out[:, _COL["w_trigram"]] = [False, *(t in ev.trigrams for t in cw.trigrams), False]
     out[:, _COL["w_in_best"]] = [k is not None and k in best for k in keys]
     out[:, _COL["w_in_chosen"]] = [k is not None and k in chosen for k in keys]
-    out[:, _COL["w_number_in_ev"]] = [m or nums is not None and not nums.isdisjoint(ev.numbers)
+    out[:, _COL["w_number_in_ev"]] = [m or nums is not None and not (nums.isdisjoint(ev.numbers)
+                                                                     and nums.isdisjoint(given))
                                       for nums, m in zip(cw.tok_numbers, in_amount)]
     out[:, _COL["w_window_found"]] = [
         (ahead[min(n, i + _WINDOW + 1)] - ahead[max(0, i - _WINDOW)] - found[i]) / max(w, 1)

@@ -14,7 +14,7 @@ from typing import Any, Callable, NamedTuple, Optional, Sequence, Union
 import numpy as np
 
 from ...errors import ConfigError
-from ...evidence import one_edit, original_offset, premise, read_as, restated
+from ...evidence import given_numbers, one_edit, original_offset, premise, read_as, restated
 from ...evidence.arithmetic import derive
 from ...evidence.quantities import holds
 from ...types import Claim, Judgment, Label, Span, Stage
@@ -60,15 +60,19 @@ class Scores:
 
 
 class _Key(NamedTuple):
-    """What a reading depends on: the evidence, the question and the claims (text, indices, answer spans)."""
+    """What a reading depends on: the evidence, the question, the numbers the question gives and the claims (text,
+    indices, answer spans)."""
 
     evidence: str
     question: Optional[str]
+    given: frozenset[str]
     claims: tuple[tuple[str, int, int, tuple[Span, ...]], ...]
 
     @classmethod
-    def of(cls, claims: Sequence[Claim], evidence: str, question: Optional[str]) -> "_Key":
-        return cls(evidence, question, tuple((c.text, c.index, c.sentence_index, c.answer_spans) for c in claims))
+    def of(cls, claims: Sequence[Claim], evidence: str, question: Optional[str],
+           given: frozenset[str] = frozenset()) -> "_Key":
+        return cls(evidence, question, given,
+                   tuple((c.text, c.index, c.sentence_index, c.answer_spans) for c in claims))
 
 
 @dataclass
@@ -190,16 +194,19 @@ class LocalJudge:
         return evidence if isinstance(evidence, F.FeatureEvidence) else self.evidence(evidence)
 
     @staticmethod
-    def rows(claims: Sequence[Claim], evidence: Evidence, question: Optional[str]) -> list[F.WordRows]:
-        """The word feature rows of each claim against ``evidence`` (a text is read once, for these claims)."""
+    def rows(claims: Sequence[Claim], evidence: Evidence, question: Optional[str],
+             given: frozenset[str] = frozenset()) -> list[F.WordRows]:
+        """The word feature rows of each claim against ``evidence`` (a text is read once, for these claims);
+        ``given``: the numbers the question states of the user's situation (``evidence.given_numbers``)."""
         ev = evidence if isinstance(evidence, F.FeatureEvidence) else F.FeatureEvidence(evidence)
         return [F.claim_rows(c.text, ev, question, index=c.index, sentence=c.sentence_index,
-                             start=c.answer_spans[0].start if c.answer_spans else 0) for c in claims]
+                             start=c.answer_spans[0].start if c.answer_spans else 0, given=given) for c in claims]
 
-    def read(self, claims: Sequence[Claim], evidence: Evidence, question: Optional[str]) -> Reading:
+    def read(self, claims: Sequence[Claim], evidence: Evidence, question: Optional[str],
+             given: frozenset[str] = frozenset()) -> Reading:
         """The claims' feature rows against ``evidence``, their ``rules.exempt`` mask and the trees' prediction."""
         ev = self._read(evidence)
-        rows = self.rows(claims, ev, question)
+        rows = self.rows(claims, ev, question, given)
         spared = R.exempt(claims, rows, ev)
         return Reading(rows, spared, self._models.predict(rows, spared=spared, verify=self._verify(claims, ev, rows)))
 
@@ -250,12 +257,12 @@ class LocalJudge:
         return [T.word_probabilities(enc, token_p, start, r.spans) for start, r in zip(starts, rows)]
 
     def _decide(self, claims: Sequence[Claim], evidence: str, question: Optional[str],
-                semantic: bool) -> list[Judgment]:
+                semantic: bool, given: frozenset[str] = frozenset()) -> list[Judgment]:
         """The judgments of one pass, made once per claim set, text and ``semantic`` among the recent ones (the
         local and the global pass share the reading, and the judgments too unless the global pass runs the
         tagger)."""
         with self._lock:
-            entry = self._entry(claims, evidence, question)
+            entry = self._entry(claims, evidence, question, given)
             if semantic not in entry.judged:
                 scores = self.score(claims, entry.evidence, question, semantic=semantic, reading=entry.reading)
                 verdicts = self._verify(claims, entry.evidence, scores.rows)() \
@@ -263,14 +270,15 @@ class LocalJudge:
                 entry.judged[semantic] = self._judgments(claims, entry.evidence, scores, verdicts)
             return list(entry.judged[semantic])
 
-    def _entry(self, claims: Sequence[Claim], evidence: str, question: Optional[str]) -> _Entry:
+    def _entry(self, claims: Sequence[Claim], evidence: str, question: Optional[str],
+               given: frozenset[str] = frozenset()) -> _Entry:
         """The recent entry of these claims against ``evidence``, read now if it is not kept. Call with the lock
         held."""
-        key = _Key.of(claims, evidence, question)
+        key = _Key.of(claims, evidence, question, given)
         entry = self._recent.get(key)
         if entry is None:
             ev = self.evidence(evidence)
-            entry = _Entry(ev, self.read(claims, ev, question))
+            entry = _Entry(ev, self.read(claims, ev, question, given))
             self._recent.put(key, entry)
         return entry
 
@@ -405,8 +413,11 @@ class LocalJudge:
         index = self.evidence(evidence).index
         forms = [restated(c.text, index) for c in claims]
         read = [c.model_copy(update={"text": text}) if pairs else c for c, (text, pairs) in zip(claims, forms)]
+        # the numbers the question states of the user's own situation ("My flight lands at 21:40") are given, never
+        # missing from the evidence, though the models read none of the question's words
+        given = given_numbers(asked) if asked else frozenset()
         judgments = await asyncio.to_thread(self._decide, read, evidence, question,
-                                            self.semantic and stage == "global")
+                                            self.semantic and stage == "global", given)
         judgments = [j.model_copy(update={
                          "spans": tuple(Span(start=original_offset(pairs, s.start), end=original_offset(pairs, s.end))
                                         for s in j.spans if original_offset(pairs, s.start) <
