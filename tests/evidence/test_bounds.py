@@ -76,3 +76,9 @@ def test_a_given_value_inside_or_outside_the_bound(evidence, question, claim, ho
 ])
 def test_no_given_value_no_bound_or_unsupported_words_decide_nothing(evidence, question, claim):
     assert window(claim, EvidenceIndex(evidence), question) is None
+
+
+def test_a_dates_digits_are_no_given_amount():
+    # "4 May 2008" gives a date (dates.deadline reads it), not the amount 4
+    assert window("You can apply from May 4, 2026.", EvidenceIndex("Applicants must be at least 18 years old."),
+                  "I was born on 4 May 2008. From when can I apply?") is None

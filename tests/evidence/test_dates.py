@@ -42,3 +42,13 @@ def test_a_date_computed_from_a_start_and_a_duration_is_checked(claim, question,
 def test_an_ambiguous_reading_decides_nothing(claim, question, evidence):
     assert deadline(claim, [evidence], question) is None
 
+
+
+def test_a_birth_date_plus_an_age_and_the_start_the_question_gave():
+    found = deadline("You can apply from May 4, 2026.", ["Applicants must be at least 18 years old."],
+                     "I was born on 4 May 2008. From when can I apply?")
+    assert found is not None and found.holds
+    assert found.reason.startswith("4 May 2008 (the question's date) + 18 years = May 4, 2026")
+    wrong = deadline("You can apply from May 4, 2027.", ["Applicants must be at least 18 years old."],
+                     "I was born on 4 May 2008.")
+    assert wrong is not None and not wrong.holds and wrong.reason.endswith("not May 4, 2027")

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .assess import Rule, assess, rule_of
+from .dates import dates
 from .claims import TIME_OF_DAY, clock_minutes, givens, negated
 from .index import EvidenceIndex
 from .quantities import quantities
@@ -85,9 +86,10 @@ class Checked:
 
 
 def values(text: str) -> list[tuple[Value, int, int]]:
-    """The clock times and amounts ``text`` states, with their offsets (a time's digits are no amounts)."""
+    """The clock times and amounts ``text`` states, with their offsets (a time's or a date's digits are no
+    amounts)."""
     out: list[tuple[Value, int, int]] = []
-    spans = []
+    spans = [(d.start, d.end) for d in dates(text)]  # a date's day and year are no amounts
     for m in TIME_OF_DAY.finditer(text):
         minutes = clock_minutes(m)
         if minutes is not None:

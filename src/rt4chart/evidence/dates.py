@@ -148,7 +148,8 @@ def deadline(claim: str, evidence: Sequence[str], question: Optional[str] = None
         wanted = claimed.on(end.year)
     if wanted is None:
         return None
-    shown = f"{start.text} + {duration.text} = {_shown(end, claimed)}"
+    whose = " (the question's date)" if any(_same(d, start) for d in dates(question or "")) else ""
+    shown = f"{start.text}{whose} + {duration.text} = {_shown(end, claimed)}"
     if wanted == end:
         return Deadline(True, f"{shown}, as the claim states", (i,))
     if abs((wanted - end).days) <= 1:
