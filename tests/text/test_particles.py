@@ -86,3 +86,25 @@ def test_not_a_yes_no_question(question):
 
 def test_hedge_asserts_nothing():
     assert yes_no_statement("Is the museum open on Mondays?", "hedge") is None
+
+
+@pytest.mark.parametrize("question, yes, no", [
+    ("Is Paris the capital of France?", "Paris is the capital of France.", "Paris is not the capital of France."),
+    ("Is the Louvre a museum?", "The Louvre is a museum.", "The Louvre is not a museum."),
+    ("Is Tokyo the largest city in Japan?", "Tokyo is the largest city in Japan.",
+     "Tokyo is not the largest city in Japan."),
+    ("Is Marie Curie Polish?", "Marie Curie is Polish.", "Marie Curie is not Polish."),
+    ("Is Mount Everest taller than K2?", "Mount Everest is taller than K2.", "Mount Everest is not taller than K2."),
+    ("Are both the Danube and the Rhine longer than 1,000 km?",
+     "Both the Danube and the Rhine are longer than 1,000 km.",
+     "The Danube and the Rhine are not both longer than 1,000 km."),
+    ("Is either the Danube or the Rhine longer than 3,000 km?",
+     "Either the Danube or the Rhine is longer than 3,000 km.",
+     "Neither the Danube nor the Rhine is longer than 3,000 km."),
+    ("Were Marie Curie and Pierre Curie born in the same city?",
+     "Marie Curie and Pierre Curie were born in the same city.",
+     "Marie Curie and Pierre Curie were not born in the same city."),
+])
+def test_a_statement_in_grammatical_english(question, yes, no):
+    assert yes_no_statement(question, "yes") == yes
+    assert yes_no_statement(question, "no") == no

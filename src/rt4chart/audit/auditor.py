@@ -26,7 +26,7 @@ from ..types import (
 )
 from .calibration import Calibration, fingerprint_with, load_calibration
 from .citations import attach_citations, check_citations
-from .decompose import Decomposer, RuleDecomposer, not_claims
+from .decompose import Decomposer, RuleDecomposer, not_claims, particle_statements
 from .joins import and_join, or_join
 from .protocols import Judge
 from .relation import claim_violations
@@ -244,6 +244,9 @@ class Auditor:
                       for i, f in enumerate(focus)]
             windows = [(chunks[f].start, chunks[f].end) if f is not None else (0, len(context)) for f in focus]
 
+        said = particle_statements(answer, claims, question)
+        if said:
+            finals, windows = await self._particles(said, claims, finals, windows, context, question)
         read = language(answer)
         if read not in (getattr(self.judge, "languages", None) or (read,)):
             finals = [unread(j, read, self.judge.name) for j in finals]
@@ -265,6 +268,26 @@ class Auditor:
             context=context, question=question, answer=answer, judge=self.judge.name, config=config, errors=notes,
             not_claims=not_claims(answer, claims),
         )
+
+    async def _particles(self, said: Mapping[int, str], claims: Sequence[Claim], finals: list[Judgment],
+                         windows: list[tuple[int, int]], context: str, question: Optional[str]
+                         ) -> tuple[list[Judgment], list[tuple[int, int]]]:
+        """The finals with each claim a particle opens (``decompose.particle_statements``) contradicted when the
+        context contradicts what the particle asserts ("Yes, you can visit on Mondays." to "Is the museum open on
+        Mondays?" over "The museum is closed on Mondays."), its reason quoting that statement; the statements are
+        judged alone against the whole context. Otherwise the claim keeps its own verdict: the particle is never a
+        claim of its own."""
+        order = sorted(said)
+        statements = [claims[i].model_copy(update={"text": said[i]}) for i in order]
+        judged = await judge_safely(self.judge, statements, context, question=question, stage="global")
+        finals, windows = list(finals), list(windows)
+        for i, j in zip(order, judged):
+            if j.label == Label.CONTRADICTED and finals[i].label != Label.CONTRADICTED:
+                finals[i] = j.model_copy(update={
+                    "spans": (), "reason": f"the answer's particle says '{said[i]}', which the context "
+                                          f"contradicts: {j.reason}"})
+                windows[i] = (0, len(context))
+        return finals, windows
 
     def _stamp(self, rec: Record) -> dict[str, Any]:
         """The config entries every result of ``rec`` carries: its task and the judge fingerprint, when given."""

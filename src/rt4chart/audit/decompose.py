@@ -221,6 +221,32 @@ def not_claims(answer: str, claims: Sequence[Claim]) -> tuple[NotClaim, ...]:
     return tuple(out)
 
 
+def particle_statements(answer: str, claims: Sequence[Claim], question: Optional[str]) -> dict[int, str]:
+    """What each answer particle that opens a sentence stating the fact asserts ("Yes, you can visit on Mondays." to
+    "Is the museum open on Mondays?" asserts "The museum is open on Mondays."), keyed by the index of the first claim
+    of what it opens (that sentence, or the next one after a particle standing alone: "Yes. You can ..."). Such a
+    particle is no claim of its own (``RuleDecomposer``), but the answer still says it: the auditor checks it with
+    that claim. Empty without a yes/no question."""
+    if not question or not claims:
+        return {}
+    view = blank_markers(answer)
+    sentences = [s for s in split_sentences(view) if s.text.strip()]
+    out: dict[int, str] = {}
+    for k, sent in enumerate(sentences):
+        found = particle(sent.text)
+        statement = yes_no_statement(question, found[1]) if found is not None else None
+        if found is None or statement is None:
+            continue
+        body = view[sent.start + found[0]:sent.end]
+        opened, start = (sent.index, sent.start + found[0]) if any(ch.isalnum() for ch in body) else \
+            (sentences[k + 1].index, sentences[k + 1].start) if k + 1 < len(sentences) else (None, 0)
+        first = next((c for c in claims if c.sentence_index == opened and c.text != statement
+                      and all(sp.start >= start for sp in c.answer_spans)), None)
+        if first is not None and not is_preamble(first.text):
+            out.setdefault(first.index, statement)
+    return out
+
+
 def sentence_claims(answer: str, texts_per_sentence: Sequence[Sequence[str]]) -> list[Claim]:
     """Build claims from rewritten texts grouped by answer sentence (used by LLM decomposers).
 

@@ -13,6 +13,8 @@ such a claim and computes what it states from the evidence:
   the evidence and the question never state, in a claim that says it computed ("comes to", "works out", "so",
   "left over", ...), that one operation (+, -, x, /, a per cent of) gives from two amounts they state (the claim's
   own other amounts among them): right -> entailed; an amount no such operation gives stays with the judge;
+- a **comparison** between entities whose values the evidence gives ("Both the Danube and the Rhine are longer
+  than 1,000 km", "X and Y were not born in the same city": ``compare.compare``);
 - a **bound** the user's own value (the question's "my flight lands at 23:40") meets or breaks ("until 23:00":
   ``bounds.window``);
 - a **date** computed from a start date (the question's "My order was delivered on March 10", or the evidence's) plus
@@ -30,6 +32,7 @@ from itertools import combinations
 from typing import Optional
 
 from .bounds import window
+from .compare import compare
 from .claims import TIME_OF_DAY, clock_minutes
 from .dates import deadline
 from ..types import Judgment, Label
@@ -291,10 +294,10 @@ def _computed(claim: str, index: EvidenceIndex, question: Optional[str]) -> Opti
 
 def derive(claim: str, index: EvidenceIndex, question: Optional[str] = None) -> Optional[Derivation]:
     """What the claim derives from the evidence by arithmetic, computed: a value the question gives against the
-    evidence's bound, a difference, a total, a rate times a quantity, a start time plus a duration, or a date from
-    a start date (the evidence's or, stated by the user, the ``question``'s) plus a duration (see the module
-    docstring); None when it derives none of these."""
-    checked = window(claim, index, question)
+    evidence's bound, a comparison between entities, a difference, a total, a rate times a quantity, a start time
+    plus a duration, or a date from a start date (the evidence's or, stated by the user, the ``question``'s) plus a
+    duration (see the module docstring); None when it derives none of these."""
+    checked = window(claim, index, question) or compare(claim, index)
     if checked is not None:
         return Derivation(checked.holds, checked.reason, checked.sentences)
     if not quantities(claim) and not TIME_OF_DAY.search(claim):

@@ -100,7 +100,8 @@ def yes_no_statement(question: str, polarity: Polarity) -> Optional[str]:
     asked = next((p for p in reversed(parts) if p.rstrip().endswith("?")), parts[-1] if parts else "")
     asked = _OPENING.sub("", asked.strip())
     m = _QUESTION.match(asked)
-    if m is None or re.search(r"\bor\b", m.group("rest"), re.IGNORECASE):
+    either = m is not None and re.match(r"either\b", m.group("rest"), re.IGNORECASE) is not None
+    if m is None or not either and re.search(r"\bor\b", m.group("rest"), re.IGNORECASE):
         return None
     aux = m.group("aux").lower()
     aux = _CONTRACTED.get(aux, aux)
@@ -109,12 +110,41 @@ def yes_no_statement(question: str, polarity: Polarity) -> Optional[str]:
         n = 1
     else:
         n = 1
-        while n < len(words) and n < _SUBJECT_MAX and not _is_predicate(words[n]):
-            n += 1
+        while n < len(words) and n < _SUBJECT_MAX and not _is_predicate(words[n]) \
+                and not (n + 1 < len(words) and words[n + 1].lower() == "than") \
+                and not (aux in _COPULA and words[n].lower() in _DETERMINERS and words[n - 1][:1].isupper()):
+            n += 1  # a comparative ("taller than") or, after a name, a determiner ("Is Paris the ...") ends it
+        if n >= len(words) and aux in _COPULA:
+            n = _copula_split(words)
     subject = " ".join(_person(w) for w in words[:n])
     rest = " ".join(_person(w) for w in words[n:])
     verb = _AUX_NEGATIVE[aux] if polarity == "no" else aux
+    if polarity == "no" and words[0].lower() == "both":
+        # "Are both X and Y ...?" - no: "X and Y are not both ..." (not: "Both X and Y are not ...")
+        subject, verb = subject.split(None, 1)[1], f"{verb} both"
+    elif polarity == "no" and either:
+        # "Is either X or Y ...?" - no: "Neither X nor Y is ..."
+        subject = re.sub(r"\bor\b", "nor", "neither" + subject[len("either"):], flags=re.IGNORECASE)
+        verb = aux
     if subject.lower() == "you" and verb in ("am", "am not"):
         verb = verb.replace("am", "are")
     text = " ".join(p for p in (subject, verb, rest) if p)
     return text[:1].upper() + text[1:] + "."
+
+
+_COPULA = frozenset(("is", "are", "was", "were", "am"))
+_DETERMINERS = frozenset("the a an my your his her its our their this that these those".split())
+
+
+def _copula_split(words: list[str]) -> int:
+    """Where the predicate of "Is <subject> <noun phrase>?" starts when no predicate word tells: at a determiner
+    after the first word ("Is Paris | the capital of France?"), else at a capitalised word that no "of" or
+    determiner joins to the words before; else the last word ("Is Marie Curie | Polish?")."""
+    for k in range(1, len(words)):
+        if words[k].lower() in _DETERMINERS:
+            return k
+    for k in range(1, len(words)):
+        if words[k][:1].isupper() and words[k - 1].lower() not in _DETERMINERS | {"of", "de", "von", "van"} \
+                and not words[k - 1][:1].isupper():
+            return k
+    return len(words) - 1  # "Is Marie Curie | Polish?": the last word
