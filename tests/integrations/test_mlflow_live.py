@@ -2,12 +2,13 @@
 (opt-in: ``RT4CHART_MLFLOW=1`` and ``mlflow`` importable; ``scripts/check_mlflow.sh`` makes a venv and runs this
 file).
 
-The three answers of conftest's ``MLFLOW_RECORDS`` (one faithful, two with a contradicted claim) are logged as
-traces with MLflow's own tracing SDK (``@mlflow.trace``, a RETRIEVER span returning ``Document``s, a CHAT_MODEL
-span), in a child process; the audit reads them back over REST and writes its assessments. Then, over REST: one
-``rt4chart`` feedback per trace with the expected value and one ``rt4chart-claim-N`` per flagged claim; a second run
-over REST and a third through MLflow's client on the sqlite store leave one of each (the same assessments, updated);
-``mlflow.genai.evaluate`` with ``Groundedness()`` on the same traces gives the same verdicts.
+The three answers of examples/integrations/mlflow_records.jsonl (conftest's ``MLFLOW_RECORDS``: one faithful, two
+with a contradicted claim) are logged as traces with MLflow's own tracing SDK by scripts/mlflow_traces.py
+(``@mlflow.trace``, a RETRIEVER span returning ``Document``s, a CHAT_MODEL span), in a child process; the audit
+reads them back over REST and writes its assessments. Then, over REST: one ``rt4chart`` feedback per trace with the
+expected value and one ``rt4chart-claim-N`` per flagged claim; a second run over REST and a third through MLflow's
+client on the sqlite store leave one of each (the same assessments, updated); ``mlflow.genai.evaluate`` with
+``Groundedness()`` on the same traces gives the same verdicts.
 
 The server's log is kept where ``RT4CHART_MLFLOW_LOG`` says, when it is set (docs/results/mlflow.md quotes it)."""
 
@@ -39,34 +40,8 @@ VALUES = {True: "hallucinated", False: "supported", None: "needs review"}
 CHILD_ENV = {**os.environ, "MLFLOW_DISABLE_TELEMETRY": "true", "DO_NOT_TRACK": "true",
              "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))}
 
-LOG_TRACES = """
-import json, sys
-import mlflow
-from mlflow.entities import Document, SpanType
-
-records = json.loads(sys.argv[1])
-mlflow.set_experiment(sys.argv[2])
-
-
-@mlflow.trace(name="rag")
-def rag(question: str, record: dict) -> str:
-    with mlflow.start_span(name="retrieve", span_type=SpanType.RETRIEVER) as span:
-        span.set_inputs({"query": question})
-        span.set_outputs([Document(page_content=p, metadata={"doc_uri": f"{record['id']}#{i}"})
-                          for i, p in enumerate(record["context"])])
-    with mlflow.start_span(name="generate", span_type=SpanType.CHAT_MODEL) as span:
-        span.set_inputs({"messages": [{"role": "user", "content": question}]})
-        span.set_outputs({"choices": [{"message": {"role": "assistant", "content": record["answer"]}}]})
-    return record["answer"]
-
-
-ids = {}
-for record in records:
-    rag(record["question"], {k: record[k] for k in ("id", "context", "answer")})
-    ids[mlflow.get_last_active_trace_id()] = record["id"]
-mlflow.flush_trace_async_logging()
-print(json.dumps(ids))
-"""
+TRACES = ROOT / "scripts" / "mlflow_traces.py"
+RECORDS = ROOT / "examples" / "integrations" / "mlflow_records.jsonl"
 
 EVALUATE = """
 import json, sys
@@ -137,7 +112,7 @@ def server(tmp_path_factory):
 def traces(server, mlflow_records) -> dict[str, dict]:
     """The three records logged as traces by MLflow's SDK; the record of each trace id."""
     url, _ = server
-    done = subprocess.run([sys.executable, "-c", LOG_TRACES, json.dumps(mlflow_records), EXPERIMENT],
+    done = subprocess.run([sys.executable, str(TRACES), str(RECORDS), EXPERIMENT],
                           capture_output=True, text=True, timeout=300, env={**CHILD_ENV, "MLFLOW_TRACKING_URI": url})
     assert done.returncode == 0, done.stderr[-3000:]
     ids = json.loads(done.stdout.strip().splitlines()[-1])
