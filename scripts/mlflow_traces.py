@@ -2,7 +2,7 @@
 
     MLFLOW_TRACKING_URI=http://127.0.0.1:5000 python3 scripts/mlflow_traces.py RECORDS.jsonl EXPERIMENT
 
-Each record (``id``, ``question``, ``context`` a list of passages, ``answer``; e.g.
+Each record (``id``, ``question``, ``context`` a list of passages, ``answer``; questions all different; e.g.
 examples/integrations/mlflow_records.jsonl) becomes one trace of a function ``rag`` traced with ``@mlflow.trace``:
 a RETRIEVER span returning the passages as ``mlflow.entities.Document``s and a CHAT_MODEL span returning the answer
 as a chat completion; the root span's input is the question and its output the answer. Prints the trace id of each
@@ -24,8 +24,11 @@ def main(records_path: str, experiment: str) -> int:
     records = [json.loads(line) for line in Path(records_path).read_text(encoding="utf-8").splitlines() if line]
     mlflow.set_experiment(experiment)
 
+    by_question = {record["question"]: record for record in records}
+
     @mlflow.trace(name="rag")
-    def rag(question: str, record: dict) -> str:
+    def rag(question: str) -> str:
+        record = by_question[question]  # the "retriever" and the "model" replay the record
         with mlflow.start_span(name="retrieve", span_type=SpanType.RETRIEVER) as span:
             span.set_inputs({"query": question})
             span.set_outputs([Document(page_content=p, metadata={"doc_uri": f"{record['id']}#{i}"})
@@ -37,7 +40,7 @@ def main(records_path: str, experiment: str) -> int:
 
     ids = {}
     for record in records:
-        rag(record["question"], {key: record[key] for key in ("id", "context", "answer")})
+        rag(record["question"])
         ids[mlflow.get_last_active_trace_id()] = record["id"]
     mlflow.flush_trace_async_logging()
     print(json.dumps(ids))
