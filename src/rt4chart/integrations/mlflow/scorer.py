@@ -26,10 +26,10 @@ from ...batch import run_sync
 from ...errors import InputError
 from ...judges.base import Judge
 from ...testing import claim_table
+from ...traces import QUESTION_KEYS
 from ...types import Label
 from .._common import DEFAULT_JUDGE, check_threshold, flagged, make_auditor, missing, passes, record, result_risk
 from .spans import ANSWER_KEYS, text_of_value, trace_parts
-from ...traces import QUESTION_KEYS
 
 try:
     from mlflow.entities import AssessmentSource, AssessmentSourceType, Feedback
