@@ -8,6 +8,7 @@
     ├── RelationError          the retromorphic relation does not hold for a trace
     ├── HallucinationError     an answer was audited as hallucinated where the caller asked to stop on one
     ├── PhoenixError           a Phoenix server cannot be reached or refused a request (audit --from phoenix)
+    ├── MlflowError            an MLflow tracking server or store cannot be read or refused a request (--from mlflow)
     └── MissingDependencyError an optional extra is not installed (message says which pip extra)
 
 A record that cannot be audited is reported with the ``kind`` of what failed (``error_kind``): ``input`` (the
@@ -87,6 +88,11 @@ class HallucinationError(Rt4chartError):
 class PhoenixError(Rt4chartError):
     """A Phoenix server (``rt4chart.integrations.phoenix``) cannot be reached, is not Phoenix, or refused a
     request; the message names the server and what it answered."""
+
+
+class MlflowError(Rt4chartError):
+    """An MLflow tracking server or store (``rt4chart.integrations.mlflow``) cannot be reached, has no such
+    experiment, or refused a request; the message names the server and what it answered."""
 
 
 class MissingDependencyError(Rt4chartError, ImportError):

@@ -40,7 +40,8 @@ from .io import FieldMap, Row, decode_bytes, json_lines, open_bytes, parquet_rec
 
 __all__ = ["answer_spans", "read_traces", "records_from_spans", "span_rows", "trace_rows"]
 
-_QUESTION_KEYS = ("question", "query", "input")
+#: the fields of a JSON input whose text is the question (rt4chart.integrations.mlflow reads its inputs with them too)
+QUESTION_KEYS = ("question", "query", "input")
 
 
 @dataclass(frozen=True)
@@ -91,8 +92,9 @@ def _time(value: Any) -> float:
     return float(value)
 
 
-def _hex_id(value: Any, digits: int) -> Optional[str]:
-    """A trace or span id as lowercase hex: an int (the SDK's), hex text, or base64 (protobuf's JSON mapping)."""
+def hex_id(value: Any, digits: int) -> Optional[str]:
+    """A trace or span id as lowercase hex: an int (the SDK's), hex text, or base64 (protobuf's JSON mapping); MLflow's
+    spans carry theirs in base64 too (``rt4chart.integrations.mlflow``)."""
     if _missing(value):
         return None
     if isinstance(value, int):
@@ -116,8 +118,8 @@ def _span_from_row(row: Mapping[str, Any], order: int) -> _Span:
     trace = flat.get("context.trace_id", flat.get("trace_id"))
     if _missing(trace):
         raise InputError(f"span #{order} has no trace id (context.trace_id)")
-    return _Span(_hex_id(trace, 32) or str(trace), _hex_id(flat.get("context.span_id", flat.get("span_id")), 16),
-                 _hex_id(flat.get("parent_id"), 16), _time(flat.get("start_time")), _time(flat.get("end_time")),
+    return _Span(hex_id(trace, 32) or str(trace), hex_id(flat.get("context.span_id", flat.get("span_id")), 16),
+                 hex_id(flat.get("parent_id"), 16), _time(flat.get("start_time")), _time(flat.get("end_time")),
                  order, attributes)
 
 
@@ -128,17 +130,17 @@ def _key(obj: Mapping[str, Any], camel: str) -> Any:
     return obj.get("".join(f"_{c.lower()}" if c.isupper() else c for c in camel))
 
 
-def _any_value(value: Mapping[str, Any]) -> Any:
-    """An OTLP ``AnyValue`` as a Python value."""
+def otlp_value(value: Mapping[str, Any]) -> Any:
+    """An OTLP ``AnyValue`` (camelCase or snake_case JSON) as a Python value."""
     for name in ("stringValue", "boolValue", "doubleValue", "bytesValue"):
         if _key(value, name) is not None:
             return _key(value, name)
     if _key(value, "intValue") is not None:
         return int(_key(value, "intValue"))  # int64 is a string in OTLP JSON
     if _key(value, "arrayValue") is not None:
-        return [_any_value(v) for v in _key(value, "arrayValue").get("values", [])]
+        return [otlp_value(v) for v in _key(value, "arrayValue").get("values", [])]
     if _key(value, "kvlistValue") is not None:
-        return {kv["key"]: _any_value(kv.get("value", {})) for kv in _key(value, "kvlistValue").get("values", [])}
+        return {kv["key"]: otlp_value(kv.get("value", {})) for kv in _key(value, "kvlistValue").get("values", [])}
     return None
 
 
@@ -150,11 +152,11 @@ def _otlp_spans(doc: Mapping[str, Any], start: int) -> Iterator[_Span]:
             for span in scope.get("spans", []):
                 attributes: dict[str, Any] = {}
                 for kv in span.get("attributes", []):
-                    _flatten(_any_value(kv.get("value", {})), f"{kv['key']}.", attributes)
-                trace = _hex_id(_key(span, "traceId"), 32)
+                    _flatten(otlp_value(kv.get("value", {})), f"{kv['key']}.", attributes)
+                trace = hex_id(_key(span, "traceId"), 32)
                 if trace is None:
                     raise InputError(f"OTLP span #{order} has no traceId")
-                yield _Span(trace, _hex_id(_key(span, "spanId"), 16), _hex_id(_key(span, "parentSpanId"), 16),
+                yield _Span(trace, hex_id(_key(span, "spanId"), 16), hex_id(_key(span, "parentSpanId"), 16),
                             _time(_key(span, "startTimeUnixNano")), _time(_key(span, "endTimeUnixNano")), order,
                             attributes)
                 order += 1
@@ -163,8 +165,8 @@ def _otlp_spans(doc: Mapping[str, Any], start: int) -> Iterator[_Span]:
 def _sdk_span(span: Any, order: int) -> _Span:
     """A span of the OpenTelemetry SDK (``ReadableSpan``: what an in-memory exporter holds)."""
     parent = getattr(span, "parent", None)
-    return _Span(_hex_id(span.context.trace_id, 32) or "", _hex_id(span.context.span_id, 16),
-                 _hex_id(parent.span_id, 16) if parent is not None else None, _time(span.start_time),
+    return _Span(hex_id(span.context.trace_id, 32) or "", hex_id(span.context.span_id, 16),
+                 hex_id(parent.span_id, 16) if parent is not None else None, _time(span.start_time),
                  _time(span.end_time), order, _flatten(dict(span.attributes or {}), "", {}))
 
 
@@ -251,7 +253,7 @@ def _question(spans: list[_Span], retrievers: list[_Span]) -> Optional[str]:
     ids = {s.span_id for s in spans}
     roots = sorted((s for s in spans if s.parent_id is None or s.parent_id not in ids), key=lambda s: s.start)
     for span in [*roots[:1], *retrievers[:1]]:
-        text = _text_of_json(span.attributes.get("input.value"), _QUESTION_KEYS)
+        text = _text_of_json(span.attributes.get("input.value"), QUESTION_KEYS)
         if text and text.strip():
             return text
     return None

@@ -29,3 +29,15 @@ def passages() -> list[str]:
 @pytest.fixture(scope="session")
 def clean_answer() -> str:
     return CLEAN_ANSWER
+
+#: the three answers of the MLflow round trip (tests/integrations/test_mlflow*.py, scripts/mlflow_picture.py), from
+#: examples/records.jsonl with the context as passages: the Eiffel Tower answer with its second sentence taken from
+#: the context (the default judge finds both claims entailed), the revenue and the flash photography answers (one claim
+#: contradicted each); ``hallucinated`` is what the audit should say
+MLFLOW_RECORDS = [json.loads(line) for line in (ROOT / "examples" / "integrations" / "mlflow_records.jsonl")
+                  .read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.fixture(scope="session")
+def mlflow_records() -> list[dict]:
+    return [dict(r) for r in MLFLOW_RECORDS]

@@ -12,7 +12,7 @@ from typing import Any, Optional
 import click
 
 from ..audit.citations import FLAGGED
-from ..errors import BackendError, ConfigError, InputError, MissingDependencyError, PhoenixError
+from ..errors import BackendError, ConfigError, InputError, MissingDependencyError, MlflowError, PhoenixError
 from ..input_check import check_input, tabular
 from ._options import EXIT_OK, EXIT_RECORD_ERRORS, EXIT_RULE_TRIPPED, EXIT_USAGE, auditor_options, \
     estimate_options, field_options, judge_options
@@ -72,16 +72,25 @@ def _print_summary(summary: Any, console: Any, *, baseline: bool = False) -> Non
               "are unchanged get their PREV result again; only the others are audited")
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "csv", "parquet"]), default=None,
               help="input format (default: from the extension / content)")
-@click.option("--from", "source", type=click.Choice(["records", "openinference", "phoenix"]), default="records",
-              show_default=True, help="openinference: INPUT is a span file (OTLP JSON, or a Phoenix export as Parquet "
+@click.option("--from", "source", type=click.Choice(["records", "openinference", "phoenix", "mlflow"]),
+              default="records", show_default=True,
+              help="openinference: INPUT is a span file (OTLP JSON, or a Phoenix export as Parquet "
               "or JSONL), audited as one record per trace: its retrieved documents and its last LLM output; "
-              "phoenix: INPUT is a Phoenix server (http://HOST:PORT) whose --project spans are read the same way")
+              "phoenix: INPUT is a Phoenix server (http://HOST:PORT) whose --project spans are read the same way; "
+              "mlflow: INPUT is an MLflow tracking URI (http://HOST:PORT, or sqlite:///FILE or file:PATH with "
+              "the [mlflow] extra) whose --experiment traces are audited, one record per trace: the documents of "
+              "its RETRIEVER spans and its root span's output")
 @click.option("--project", default=None, help="--from phoenix: the project whose traces are audited (name or id)")
+@click.option("--experiment", default=None, help="--from mlflow: the experiment whose traces are audited (its name)")
 @click.option("--since", default=None, metavar="TIME",
-              help="--from phoenix: only spans that started at or after TIME (ISO 8601, e.g. 2026-01-31T12:00Z)")
+              help="--from phoenix or mlflow: only spans (traces) that started at or after TIME (ISO 8601, e.g. "
+              "2026-01-31T12:00Z)")
+@click.option("--max-traces", type=click.IntRange(min=1), default=None, metavar="N",
+              help="--from mlflow: the N most recent traces only")
 @click.option("--write-back", is_flag=True,
-              help="--from phoenix: write each result back to Phoenix as a trace annotation (rt4chart) and each "
-              "flagged claim as an annotation of the LLM span; a re-run updates them (needs -o)")
+              help="--from phoenix or mlflow: write each result back as a trace annotation (Phoenix) or feedback "
+              "assessment (MLflow) named rt4chart, and each flagged claim on the span the answer came from; a "
+              "re-run updates them (needs -o)")
 @click.option("--phoenix-api-key", envvar="PHOENIX_API_KEY", default=None,
               help="--from phoenix: the API key of a Phoenix server with authentication (default: $PHOENIX_API_KEY)")
 @field_options
@@ -118,7 +127,8 @@ def audit(**args: Any) -> None:
     Each record needs id, context (string or list of strings), answer, and optionally question. With --estimate,
     print what the LLM judge would spend on them instead (no model is called; -o receives the estimate as JSON).
     With --gguf, the model server is started for the run and stopped after it. With --from phoenix, INPUT is a
-    Phoenix server: its project's traces are audited, and --write-back annotates them there (docs/phoenix.md).
+    Phoenix server: its project's traces are audited, and --write-back annotates them there (docs/phoenix.md); with
+    --from mlflow, INPUT is an MLflow tracking URI and --experiment names the experiment (docs/mlflow.md).
     """
     if args.get("output") == "-":
         args["output"] = None  # "-o -": stdout, as without -o
@@ -138,10 +148,11 @@ def audit(**args: Any) -> None:
 
 
 def _audit(input_path: str, output: Optional[str], resume: bool, retry_errors: bool, baseline: Optional[str],
-           fmt: Optional[str], source: str, project: Optional[str], since: Optional[str], write_back: bool,
-           phoenix_api_key: Optional[str], fields: Any, gate_accept: Optional[float], citations: Optional[bool],
-           fail_on: tuple[str, ...], quiet: bool, allow_empty: bool, engine: str, address: Optional[str],
-           workers: Optional[int], estimate: bool, tokenizer_file: Optional[str], reasoning_tokens: Optional[int],
+           fmt: Optional[str], source: str, project: Optional[str], experiment: Optional[str], since: Optional[str],
+           max_traces: Optional[int], write_back: bool, phoenix_api_key: Optional[str], fields: Any,
+           gate_accept: Optional[float], citations: Optional[bool], fail_on: tuple[str, ...], quiet: bool,
+           allow_empty: bool, engine: str, address: Optional[str], workers: Optional[int], estimate: bool,
+           tokenizer_file: Optional[str], reasoning_tokens: Optional[int],
            **judge_kw: Any) -> None:
     from .._console import closed_pipe, print_error, print_records, stderr_console
     from ..batch import read_baseline, run_batch
@@ -155,7 +166,7 @@ def _audit(input_path: str, output: Optional[str], resume: bool, retry_errors: b
         raise click.UsageError("--citations works with --engine local, without --estimate")
     if source != "records" and (estimate or engine != "local" or fmt):
         raise click.UsageError(f"--from {source} works with --engine local, without --format and --estimate")
-    _phoenix_options(source, project, since, write_back, output)
+    _trace_store_options(source, project, experiment, since, max_traces, write_back, output)
     answers: Optional[dict] = None  # --write-back: the answer span of each trace
     if estimate:
         _estimate(input_path, output, fmt, fields, judge_kw, tokenizer_file, reasoning_tokens, console,
@@ -166,7 +177,7 @@ def _audit(input_path: str, output: Optional[str], resume: bool, retry_errors: b
         raise click.UsageError("--tokenizer and --reasoning-tokens configure --estimate, which is not given")
     if (resume or retry_errors) and not output:
         raise click.UsageError("--resume and --retry-errors need -o/--output")
-    if source != "phoenix" and writes_over_input(input_path, output):
+    if source not in ("phoenix", "mlflow") and writes_over_input(input_path, output):
         raise click.UsageError(f"-o/--output is the input file {input_path}: the results would overwrite it")
     if baseline is not None and writes_over_input(baseline, output):
         raise click.UsageError(f"-o/--output is the baseline {baseline}: write the new results to another file")
@@ -193,6 +204,13 @@ def _audit(input_path: str, output: Optional[str], resume: bool, retry_errors: b
                 spans = client.spans(project, since=since)
             rows = list(span_rows(spans, fields))
             answers = answer_spans(spans) if write_back else None
+        elif source == "mlflow":
+            from ..integrations.mlflow import answer_spans as mlflow_answer_spans, trace_rows as mlflow_rows
+
+            with _mlflow_client(input_path) as client:
+                traces = client.traces(experiment, since=since, max_traces=max_traces)
+            rows = list(mlflow_rows(traces, fields))
+            answers = mlflow_answer_spans(traces) if write_back else None
         if source != "records":
             if not rows and not allow_empty:
                 raise InputError(f"{input_path} holds no traces (--allow-empty accepts an empty input)")
@@ -200,7 +218,7 @@ def _audit(input_path: str, output: Optional[str], resume: bool, retry_errors: b
             rows = list(read_rows(input_path, fmt))
             check_input(rows, fields, input_path, allow_empty=allow_empty, columns=tabular(input_path, fmt))
         previous = read_baseline(baseline) if baseline is not None else None
-    except (ConfigError, InputError, MissingDependencyError, PhoenixError) as exc:
+    except (ConfigError, InputError, MissingDependencyError, MlflowError, PhoenixError) as exc:
         print_error(console, exc)
         sys.exit(EXIT_USAGE)
 
@@ -223,7 +241,9 @@ def _audit(input_path: str, output: Optional[str], resume: bool, retry_errors: b
         if output and 0 < summary.records <= 20:
             print_records(json_objects(output), console)
         _print_summary(summary, console, baseline=previous is not None)
-    if answers is not None:
+    if answers is not None and source == "mlflow":
+        _mlflow_write_back(input_path, answers, output, console, quiet)
+    elif answers is not None:
         _write_back(input_path, phoenix_api_key, answers, output, console, quiet)
     tripped = {status: summary.citations[status] for status in fail_on if summary.citations[status]}
     if summary.failed:
@@ -234,19 +254,54 @@ def _audit(input_path: str, output: Optional[str], resume: bool, retry_errors: b
     sys.exit(EXIT_OK)
 
 
-def _phoenix_options(source: str, project: Optional[str], since: Optional[str], write_back: bool,
-                     output: Optional[str]) -> None:
-    """The --from phoenix options are given with --from phoenix only, with --project, and --write-back with -o."""
-    if source != "phoenix":
-        given = [flag for flag, value in (("--project", project), ("--since", since), ("--write-back", write_back))
-                 if value]
-        if given:
-            raise click.UsageError(f"{' and '.join(given)} work with --from phoenix only")
-        return
-    if not project:
+def _trace_store_options(source: str, project: Optional[str], experiment: Optional[str], since: Optional[str],
+                         max_traces: Optional[int], write_back: bool, output: Optional[str]) -> None:
+    """The trace store options go with their source: --project with --from phoenix, --experiment and --max-traces
+    with --from mlflow, --since with either, and --write-back with either and -o."""
+    allowed = {"phoenix": {"--since", "--write-back", "--project"},
+               "mlflow": {"--since", "--write-back", "--experiment", "--max-traces"}}.get(source, set())
+    given = [flag for flag, value in (("--project", project), ("--experiment", experiment), ("--since", since),
+                                      ("--max-traces", max_traces), ("--write-back", write_back))
+             if value and flag not in allowed]
+    if given:
+        where = {"--project": "--from phoenix", "--experiment": "--from mlflow", "--max-traces": "--from mlflow"}
+        raise click.UsageError(f"{' and '.join(given)} work with "
+                               + " and ".join(sorted({where.get(flag, "--from phoenix or mlflow") for flag in given}))
+                               + " only")
+    if source == "phoenix" and not project:
         raise click.UsageError("--from phoenix needs --project (the Phoenix project whose traces are audited)")
+    if source == "mlflow" and not experiment:
+        raise click.UsageError("--from mlflow needs --experiment (the MLflow experiment whose traces are audited)")
     if write_back and not output:
         raise click.UsageError("--write-back needs -o/--output: the annotations are written from the output file")
+
+
+def _mlflow_client(uri: str) -> Any:
+    """The MLflow traces at ``uri``, with the credentials MLflow's own client reads from the environment."""
+    from ..integrations.mlflow import MlflowTraces
+
+    user, password = os.environ.get("MLFLOW_TRACKING_USERNAME"), os.environ.get("MLFLOW_TRACKING_PASSWORD")
+    return MlflowTraces(uri, token=os.environ.get("MLFLOW_TRACKING_TOKEN"),
+                        auth=(user, password) if user and password else None)
+
+
+def _mlflow_write_back(uri: str, answers: dict, output: str, console: Any, quiet: bool) -> None:
+    """``--from mlflow --write-back``: assess the traces of ``output`` in MLflow at ``uri``; exits 2 when that fails
+    (``output`` is complete then: it was written first)."""
+    from .._console import print_error
+    from ..io import read_results
+
+    try:
+        with _mlflow_client(uri) as client:
+            done = client.write_back(read_results(output), answers)
+    except (MlflowError, MissingDependencyError) as exc:
+        print_error(console, f"{exc}\nthe audit results in {output} are complete; the assessments were not all "
+                             "written back (run the same command with --resume to write them again)")
+        sys.exit(EXIT_USAGE)
+    if not quiet:
+        console.print(f"wrote back to {uri}: {done.traces} trace assessments, {done.claims} claim assessments "
+                      f"({done.created} created, {done.updated} updated, {done.deleted} stale ones deleted)",
+                      highlight=False, soft_wrap=True)
 
 
 def _write_back(url: str, api_key: Optional[str], answers: dict, output: str, console: Any, quiet: bool) -> None:

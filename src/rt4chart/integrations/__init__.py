@@ -13,6 +13,9 @@ inside its module (``import rt4chart`` and ``import rt4chart.integrations`` impo
   as audit records, one per trace; also ``rt4chart audit --from openinference SPANS``.
 - ``rt4chart.integrations.phoenix`` (no extra: httpx): a Phoenix server's spans over its REST API, and the
   verdicts written back as annotations; ``rt4chart audit --from phoenix URL --project P --write-back``.
+- ``rt4chart.integrations.mlflow`` (no extra over REST; ``[mlflow]`` for a local store and the scorer): an MLflow
+  experiment's traces, the verdicts written back as feedback assessments (``rt4chart audit --from mlflow URI
+  --experiment NAME --write-back``), and ``Groundedness``, an MLflow GenAI scorer.
 
 Every integration takes ``judge=``: a judge name (``"local"``, the offline default; ``"llm"``; any name
 ``rt4chart.judges.registry`` knows) with its options as keyword arguments, or a Judge object. This package is the

@@ -1,5 +1,7 @@
 """What the framework integrations share: the auditor for a ``judge=`` argument, the texts of a framework's
-documents, the record to audit, and the verdict a framework reports (grounded, score, the claim table)."""
+documents, the record to audit, the verdict a framework reports (grounded, score, the claim table), and what a trace
+store's write-back says of a result (``verdict``, ``result_risk``, ``explanation``: Phoenix's annotations, MLflow's
+assessments)."""
 
 from __future__ import annotations
 
@@ -108,3 +110,33 @@ def flagged(result: AuditResult) -> str:
     if result.hallucinated is None:
         lines.append("no judge confirmed the answer: it needs review")
     return "\n".join(lines)
+
+
+def verdict(result: AuditResult) -> str:
+    """A write-back's label of a result: ``hallucinated``, ``supported`` or, when no judge confirmed every claim
+    (``hallucinated`` None), ``needs review``."""
+    return {True: "hallucinated", False: "supported"}.get(result.hallucinated, "needs review")
+
+
+def result_risk(result: AuditResult) -> float:
+    """The result's risk: the calibrated probability or the gate's risk when it has one, else the share of its
+    claims not entailed (``rt4chart.testing.risk``)."""
+    from ..testing import risk
+
+    return result.risk if result.risk is not None else risk(result)
+
+
+def why(claim: Any) -> str:
+    """A flagged claim's reason in a write-back: its first evidence quote, else its judge's reason."""
+    if claim.evidence:
+        return f"evidence: \u201c{claim.evidence[0].text}\u201d"
+    return claim.reason or "no evidence in the context"
+
+
+def explanation(result: AuditResult) -> str:
+    """A write-back's explanation of a result: each flagged claim (not entailed) with its label and ``why``, one a
+    line; else that every claim is entailed."""
+    flagged = [c for c in result.claims if c.label != Label.ENTAILED]
+    if flagged:
+        return "\n".join(f"claim {c.index + 1} ({c.label.value}): {c.text} ({why(c)})" for c in flagged)
+    return f"all {len(result.claims)} claims entailed by the retrieved documents"

@@ -28,8 +28,8 @@ import httpx
 from .._version import __version__
 from ..errors import ConfigError, PhoenixError
 from ..io import ResultLine
-from ..testing import risk
 from ..types import AuditResult, Label
+from ._common import explanation, result_risk, verdict, why
 
 __all__ = ["ANNOTATION_NAME", "PhoenixClient", "PhoenixError", "WriteBack", "claim_annotations", "verdict",
            "trace_annotation"]
@@ -41,34 +41,12 @@ _PAGE = 100  # spans a page
 _BATCH = 100  # annotations a request
 
 
-def verdict(result: AuditResult) -> str:
-    """The trace annotation's label: ``hallucinated``, ``supported`` or, when no judge confirmed every claim
-    (``hallucinated`` None), ``needs review``."""
-    return {True: "hallucinated", False: "supported"}.get(result.hallucinated, "needs review")
-
-
-def _score(result: AuditResult) -> float:
-    """The result's risk: the calibrated probability or the gate's risk when it has one, else the share of its
-    claims not entailed (``rt4chart.testing.risk``)."""
-    return result.risk if result.risk is not None else risk(result)
-
-
-def _why(claim: Any) -> str:
-    if claim.evidence:
-        return f"evidence: \u201c{claim.evidence[0].text}\u201d"
-    return claim.reason or "no evidence in the context"
-
-
 def trace_annotation(result: AuditResult) -> dict:
     """The trace annotation of one audit result (its ``id`` is the trace id)."""
     flagged = [c for c in result.claims if c.label != Label.ENTAILED]
-    if flagged:
-        explanation = "\n".join(f"claim {c.index + 1} ({c.label.value}): {c.text} ({_why(c)})" for c in flagged)
-    else:
-        explanation = f"all {len(result.claims)} claims entailed by the retrieved documents"
     return {"name": ANNOTATION_NAME, "annotator_kind": "CODE", "trace_id": str(result.id),
             "identifier": _TRACE_IDENTIFIER,
-            "result": {"label": verdict(result), "score": _score(result), "explanation": explanation},
+            "result": {"label": verdict(result), "score": result_risk(result), "explanation": explanation(result)},
             "metadata": {"answer_label": result.label.value, "judge": result.judge, "claims": len(result.claims),
                          "flagged": len(flagged), "rt4chart": __version__}}
 
@@ -78,7 +56,7 @@ def claim_annotations(result: AuditResult, span_id: str) -> list[dict]:
     answer. A claim's identifier is its number, so a re-run updates the annotation of the same claim."""
     return [{"name": ANNOTATION_NAME, "annotator_kind": "CODE", "span_id": span_id,
              "identifier": f"rt4chart-claim-{c.index + 1}",
-             "result": {"label": c.label.value, "score": c.score, "explanation": f"{c.text} ({_why(c)})"},
+             "result": {"label": c.label.value, "score": c.score, "explanation": f"{c.text} ({why(c)})"},
              "metadata": {"claim": c.index + 1, "trace_id": str(result.id), "judge": result.judge,
                           "rt4chart": __version__}}
             for c in result.claims if c.label != Label.ENTAILED]
