@@ -12,7 +12,7 @@ import click
 
 from .._console import print_error, stderr_console
 from ..errors import ConfigError
-from ..io import FieldMap
+from ..io import FieldMap, format_names
 from ..judges.registry import JUDGES, judge_help, judge_option_fields
 from ..options import option_info
 
@@ -35,6 +35,29 @@ def write_output(output: "str | os.PathLike[str]", text: str) -> None:
         sys.stdout.flush()
         return
     Path(output).write_text(text, encoding="utf-8", errors="backslashreplace")
+
+
+class _FormatChoice(click.Choice):
+    """``--format``'s choices, read from the input formats' table (``rt4chart.io.FORMATS``) whenever the option is
+    parsed or its help shown: a format added to the table is a choice of every command that reads records."""
+
+    def __init__(self) -> None:
+        super().__init__(format_names())
+
+    @property  # type: ignore[override]
+    def choices(self) -> tuple[str, ...]:
+        return format_names()
+
+    @choices.setter
+    def choices(self, value: Any) -> None:  # click's __init__ sets it; the table decides
+        pass
+
+
+def format_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--format``: the input format of a command that reads records (default: from the file's extension, then its
+    first bytes; ``rt4chart.io.detect_format``)."""
+    return click.option("--format", "fmt", type=_FormatChoice(), default=None,
+                        help="input format (default: from the file's extension, then its content)")(command)
 
 
 def field_options(command: Callable[..., Any]) -> Callable[..., Any]:

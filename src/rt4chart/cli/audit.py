@@ -15,7 +15,7 @@ from ..audit.citations import FLAGGED
 from ..errors import BackendError, ConfigError, InputError, MissingDependencyError, PhoenixError
 from ..input_check import check_input, tabular
 from ._options import EXIT_OK, EXIT_RECORD_ERRORS, EXIT_RULE_TRIPPED, EXIT_USAGE, auditor_options, \
-    estimate_options, field_options, judge_options
+    estimate_options, field_options, format_option, judge_options
 
 
 def build_auditor(**judge_kw: Any) -> Any:
@@ -70,8 +70,7 @@ def _print_summary(summary: Any, console: Any, *, baseline: bool = False) -> Non
 @click.option("--baseline", type=click.Path(dir_okay=False), default=None, metavar="PREV.jsonl",
               help="results of an earlier run: records whose context, question, answer and judge configuration "
               "are unchanged get their PREV result again; only the others are audited")
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "csv", "parquet"]), default=None,
-              help="input format (default: from the extension / content)")
+@format_option
 @click.option("--from", "source", type=click.Choice(["records", "openinference", "phoenix"]), default="records",
               show_default=True, help="openinference: INPUT is a span file (OTLP JSON, or a Phoenix export as Parquet "
               "or JSONL), audited as one record per trace: its retrieved documents and its last LLM output; "
