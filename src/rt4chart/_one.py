@@ -20,30 +20,26 @@ def audit(
     *,
     judge: Union[str, Judge] = "auto",
     decomposer: Optional[Decomposer] = None,
-    window: int = 25,
-    overlap: int = 10,
-    global_verification: bool = True,
-    prefilter: bool = False,
     id: Optional[Union[str, int]] = None,
-    **judge_options: Any,
+    **options: Any,
 ) -> AuditResult:
     """Audit one answer against its context (RT4CHART). Synchronous; use ``Auditor`` inside an event loop.
 
-    ``judge`` is a Judge object or a name (``auto``, ``lexical``, ``local``, ``llm``); ``judge_options`` go to
-    the named judge's factory (``rt4chart.judges.registry.build_auditor``; no environment variable is read: give
-    the LLM judge ``base_url``, ``model`` and ``api_key``). Raises ``InputError`` for an empty context or answer.
+    ``judge`` is a Judge object or a name (``auto``, ``lexical``, ``local``, ``llm``, ``hybrid``). ``options``: the
+    audit's settings (``rt4chart.AuditConfig``'s fields: ``window``, ``overlap``, ``global_verification``,
+    ``prefilter``) and, for a judge name, the judge's options (``rt4chart.judges.registry.build_auditor``; no
+    environment variable is read: give the LLM judge ``base_url``, ``model`` and ``api_key``). Raises ``InputError``
+    for an empty context or answer, ``ConfigError`` for an option that nothing here reads.
     """
     if isinstance(judge, str):
         from .judges.registry import build_auditor
 
-        auditor = build_auditor(judge, window=window, overlap=overlap, global_verification=global_verification,
-                                prefilter=prefilter, **judge_options)
+        auditor = build_auditor(judge, **options)
         if decomposer is not None:  # a decomposer the fingerprint does not name: no fingerprint, never reused
             auditor.decomposer = decomposer
             auditor.fingerprint = None
     else:
-        auditor = Auditor(judge=judge, decomposer=decomposer, window=window, overlap=overlap,
-                          global_verification=global_verification, prefilter=prefilter)
+        auditor = Auditor(judge=judge, decomposer=decomposer, **options)
     record = {"id": id if id is not None else "record", "context": context, "question": question, "answer": answer}
     try:
         asyncio.get_running_loop()

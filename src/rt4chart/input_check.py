@@ -3,18 +3,19 @@ an input is empty or that no record has a required field, rather than once a row
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Optional, Sequence
 
 from .errors import InputError
-from .io import FieldMap, Row
+from .io import FORMATS, FieldMap, Row
 
 _REQUIRED = ("id", "context", "answer")
 
 
 def tabular(path: str, fmt: Optional[str]) -> bool:
-    """True for an input of columns (CSV, Parquet) rather than of JSON fields, as the messages call them."""
-    return (fmt or Path(path).suffix.lower().lstrip(".")) in ("csv", "parquet")
+    """True for an input of columns (CSV, Parquet: ``InputFormat.columnar``) rather than of JSON fields, as the
+    messages call them; without ``fmt``, by the file's extension."""
+    name = fmt or next((f.name for f in FORMATS.values() if path.lower().endswith(f.extensions)), None)
+    return name in FORMATS and FORMATS[name].columnar
 
 
 def check_input(rows: Sequence[Row], fields: FieldMap, name: str, *, allow_empty: bool = False,

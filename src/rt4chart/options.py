@@ -32,7 +32,7 @@ class OptionInfo:
     ``parse``: turns the given text into ``(value, deprecated)`` (raising ``ConfigError``); a deprecated spelling is
     taken with a note.
     ``metavar``: the value's name in the help. ``flag_help``: the flag's help where it differs from the option's (a
-    switch that turns the option off)."""
+    switch that turns the option off). ``short``: a one-letter flag beside ``flag`` (``-W``)."""
 
     help: str = ""
     flag: Optional[str] = None
@@ -46,6 +46,7 @@ class OptionInfo:
     parse: Optional[Callable[[str], Any]] = None
     metavar: Optional[str] = None
     flag_help: Optional[str] = None
+    short: Optional[str] = None
 
     def named(self, name: str) -> str:
         """The option as a user gave it: its flag, or the field name where it has none."""

@@ -92,7 +92,8 @@ def test_the_cli_reads_the_variables_and_passes_them(llm_environment, monkeypatc
 def test_the_cli_auditor_is_the_llm_judge_from_the_environment(llm_environment):
     from rt4chart.cli import build_auditor
 
-    aud = build_auditor(judge_name="auto", window=25, overlap=10, no_global=False, prefilter=False, concurrency=8)
+    aud = build_auditor(judge_name="auto", window=25, overlap=10, global_verification=None, prefilter=False,
+                        concurrency=8)
     assert aud.judge.name == "llm"
     backend = aud.judge.backend.inner  # the response cache wraps the HTTP backend
     assert (backend.base_url, backend.model, backend.api_key) == (ENV["RT4CHART_BASE_URL"], "env-model", "sk-env")
@@ -105,11 +106,11 @@ def test_the_server_reads_the_variables_at_its_edge(llm_environment):
     from rt4chart.server._app import build_auditor
 
     settings = ServerSettings.from_env(judge="auto")
-    assert (settings.base_url, settings.model, settings.api_key) == (ENV["RT4CHART_BASE_URL"], "env-model",
-                                                                     "sk-env")
+    assert (settings.options["base_url"], settings.options["model"], settings.options["api_key"]) == (
+        ENV["RT4CHART_BASE_URL"], "env-model", "sk-env")
     assert "sk-env" not in repr(settings)
     backend = build_auditor(settings).judge.backend.inner
     assert (backend.model, backend.api_key) == ("env-model", "sk-env")
-    assert ServerSettings.from_env({}, judge="auto").model is None
+    assert "model" not in ServerSettings.from_env({}, judge="auto").options
     assert build_auditor(ServerSettings(judge="auto")).judge.name != "llm"  # settings made in Python: no env read
-    assert ServerSettings.from_env(judge="auto", model="given").model == "given"
+    assert ServerSettings.from_env(judge="auto", model="given").options["model"] == "given"

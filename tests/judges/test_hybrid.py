@@ -227,7 +227,7 @@ def test_registry_slots_and_fingerprint(serve):
     assert judge.records_in_flight == 2
     assert getattr(judge.backend, "inner", judge.backend).concurrency == 2
     auditor = build_auditor("hybrid", base_url=server.base_url, model="m", concurrency=8)
-    assert auditor.concurrency == 2  # one answer per server slot: its document stays cached
+    assert auditor.config.concurrency == 2  # one answer per server slot: its document stays cached
     a = build_auditor("hybrid", base_url=server.base_url, model="m")
     b = build_auditor("hybrid", base_url=server.base_url, model="m", floor=0.2)
     c = build_auditor("local")

@@ -17,14 +17,14 @@ def test_audit_options_reach_the_auditor():
     assert isinstance(aud, Auditor) and isinstance(aud.judge, LexicalJudge)
     assert (aud.config.window, aud.config.overlap, aud.config.global_verification, aud.config.prefilter) == (
         5, 1, False, True)
-    assert aud.concurrency == 3 and isinstance(aud.decomposer, RuleDecomposer)
+    assert aud.config.concurrency == 3 and isinstance(aud.decomposer, RuleDecomposer)
 
 
 def test_defaults_are_the_papers():
     aud = build_auditor("lexical")
     assert (aud.config.window, aud.config.overlap, aud.config.global_verification, aud.config.prefilter) == (
         25, 10, True, False)
-    assert aud.concurrency == 8
+    assert aud.config.concurrency == 8
 
 
 def test_llm_options_build_the_llm_judge_and_decomposer_on_one_backend():

@@ -163,10 +163,12 @@ def test_bad_cap_or_mode_is_a_config_error(kw):
 
 
 def test_negative_server_cap_is_a_config_error():
+    from rt4chart.server._app import build_auditor
     from rt4chart.server._settings import ServerSettings
 
-    with pytest.raises(ConfigError):
-        ServerSettings(max_tokens=-1)
+    with pytest.raises(ConfigError):  # the endpoint's own check, as for rt4chart audit --max-tokens -1
+        build_auditor(ServerSettings.from_env({}, judge="llm", base_url="http://127.0.0.1:9/v1", model="m",
+                                              max_tokens=-1))
 
 
 def test_cli_max_tokens_flag_reaches_the_server(serve, tmp_path):

@@ -89,7 +89,7 @@ def test_the_local_judge_runs_with_or_without_its_tagger():
     from rt4chart.server._app import build_auditor
 
     assert build_auditor(ServerSettings(judge="local")).judge.semantic
-    assert not build_auditor(ServerSettings.from_env({}, judge="local", tagger=False)).judge.semantic
+    assert not build_auditor(ServerSettings.from_env({}, judge="local", no_tagger=True)).judge.semantic
 
 
 # -- /v1/audit --------------------------------------------------------------------------------------------------
@@ -250,7 +250,7 @@ def test_too_many_records_is_422_and_the_limit_is_in_the_schema(make_client):
 
 
 def test_slow_audit_times_out_with_504(make_client):
-    client = make_client(FakeAuditor(delay=2.0), timeout_s=0.05)
+    client = make_client(FakeAuditor(delay=2.0), audit_timeout_s=0.05)
     _error(client.post("/v1/audit", json={"id": 1, "context": "c", "answer": "a"}), 504, "timeout")
 
 

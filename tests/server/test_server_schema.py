@@ -13,7 +13,7 @@ from server_helpers import TestClient  # noqa: E402,F401  (imports starlette's T
 from rt4chart.server import ServerSettings, create_app  # noqa: E402
 from rt4chart.server._app import build_auditor  # noqa: E402
 
-SETTINGS = ServerSettings(judge="lexical", max_body_bytes=200_000, max_records=5, timeout_s=30)
+SETTINGS = ServerSettings(judge="lexical", max_body_bytes=200_000, max_records=5, audit_timeout_s=30)
 APP = create_app(SETTINGS, auditor=build_auditor(SETTINGS))  # the real offline judge, as `rt4chart serve` runs
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 

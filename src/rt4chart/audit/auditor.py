@@ -20,29 +20,17 @@ from ..meter import metering
 from ..text.align import anchor, rebase_ids
 from ..evidence import content_words
 from ..text.language import NAMES, language
-from ..text.segment import make_chunks, split_sentences, validate_window
+from ..text.segment import make_chunks, split_sentences
 from ..types import (
     AuditResult, Chunk, Claim, ClaimVerdict, Judgment, Label, Record, RecordError, Sentence, Span, merge_intervals,
 )
 from .calibration import Calibration, fingerprint_with, load_calibration
 from .citations import attach_citations, check_citations
+from .config import AuditConfig
 from .decompose import Decomposer, RuleDecomposer, not_claims, particle_statements
 from .joins import and_join, or_join
 from .protocols import Judge
 from .relation import claim_violations
-
-
-@dataclass(frozen=True)
-class AuditConfig:
-    """Settings of the verification program (the paper's defaults: W=25, O=10, global verification on)."""
-
-    window: int = 25
-    overlap: int = 10
-    global_verification: bool = True
-    prefilter: bool = False
-
-    def __post_init__(self) -> None:
-        validate_window(self.window, self.overlap)
 
 
 def _context_ids(chunk_judgments: list[list[Judgment]], chunks: Sequence[Chunk],
@@ -130,6 +118,10 @@ def unread(judgment: Judgment, lang: str, judge: str) -> Judgment:
 class Auditor:
     """Audits records with a judge and a decomposer. Reusable and safe to share across concurrent records.
 
+    The audit's settings are an ``AuditConfig`` (``config``), or its fields given as keywords (``window=``,
+    ``overlap=``, ``global_verification=``, ``prefilter=``, ``concurrency=``) over it; an unknown keyword is a
+    ``ConfigError``.
+
     Example (``audit`` is a coroutine; ``rt4chart.audit`` is the synchronous one-record call):
 
         >>> import asyncio
@@ -147,17 +139,13 @@ class Auditor:
         *,
         judge: Optional[Judge] = None,
         decomposer: Optional[Decomposer] = None,
-        window: int = 25,
-        overlap: int = 10,
-        global_verification: bool = True,
-        prefilter: bool = False,
-        concurrency: int = 8,
+        config: Optional[AuditConfig] = None,
         fingerprint: Optional[str] = None,
         calibration: "Optional[Union[Calibration, str, os.PathLike[str], Mapping[str, Any]]]" = None,
         citations: Optional[bool] = None,
+        **settings: Any,
     ) -> None:
-        if concurrency < 1:
-            raise ConfigError(f"concurrency must be >= 1, got {concurrency}")
+        self.config = (config or AuditConfig()).with_options(settings)
         if judge is None:
             if _DEFAULT_JUDGE is None:
                 raise ConfigError("no judge given and no default judge known: pass judge=, or import rt4chart (its "
@@ -166,8 +154,6 @@ class Auditor:
         self.judge = judge
         self.decomposer = decomposer or RuleDecomposer()
         self._fallback = RuleDecomposer()  # used for an answer whose decomposition by ``decomposer`` failed
-        self.config = AuditConfig(window, overlap, global_verification, prefilter)
-        self.concurrency = concurrency
         #: a digest of what decides this auditor's verdicts (``rt4chart.judges.registry.judge_fingerprint``), written
         #: into each result's ``config`` as ``judge_fingerprint``: ``audit --baseline`` reuses a result only when it
         #: matches. None (an auditor built by hand) writes none, and such results are never reused.
@@ -406,7 +392,7 @@ class Auditor:
 
         A record that is invalid or whose audit raises yields a ``RecordError``; the others go on.
         """
-        sem = asyncio.Semaphore(self.concurrency)
+        sem = asyncio.Semaphore(self.config.concurrency)
         queue: asyncio.Queue = asyncio.Queue()
         running: set[asyncio.Task] = set()
 

@@ -4,15 +4,17 @@ judge options of those that audit (``audit``, ``eval run``, ``eval ablate``) and
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
-from typing import Any, Callable, Literal, Optional, Union, get_args, get_origin
+from typing import Any, Callable, Literal, Optional, Union, get_args, get_origin, get_type_hints
 
 import click
 
 from .._console import print_error, stderr_console
+from ..audit.config import AuditConfig
 from ..errors import ConfigError
-from ..io import FieldMap
+from ..io import FieldMap, format_names
 from ..judges.registry import JUDGES, judge_help, judge_option_fields
 from ..options import option_info
 
@@ -37,6 +39,29 @@ def write_output(output: "str | os.PathLike[str]", text: str) -> None:
     Path(output).write_text(text, encoding="utf-8", errors="backslashreplace")
 
 
+class _FormatChoice(click.Choice):
+    """``--format``'s choices, read from the input formats' table (``rt4chart.io.FORMATS``) whenever the option is
+    parsed or its help shown: a format added to the table is a choice of every command that reads records."""
+
+    def __init__(self) -> None:
+        super().__init__(format_names())
+
+    @property  # type: ignore[override]
+    def choices(self) -> tuple[str, ...]:
+        return format_names()
+
+    @choices.setter
+    def choices(self, value: Any) -> None:  # click's __init__ sets it; the table decides
+        pass
+
+
+def format_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--format``: the input format of a command that reads records (default: from the file's extension, then its
+    first bytes; ``rt4chart.io.detect_format``)."""
+    return click.option("--format", "fmt", type=_FormatChoice(), default=None,
+                        help="input format (default: from the file's extension, then its content)")(command)
+
+
 def field_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """Add ``--id-field``, ``--context-field``, ``--question-field`` and ``--answer-field``; the command receives
     them as one ``fields`` argument (a ``FieldMap``)."""
@@ -53,22 +78,26 @@ def field_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 #: the options of ``judge_options`` that set the audit itself (W, O, global verification, prefilter, LLM granularity
 #: and decomposition) and the calibration made for one setting: ``eval ablate`` varies them and leaves them out
-AUDIT_SETTINGS = ("window", "overlap", "no_global", "prefilter", "granularity", "decomposition", "calibration")
+AUDIT_SETTINGS = ("window", "overlap", "global_verification", "prefilter", "granularity", "decomposition",
+                  "calibration")
+
+
+def audit_setting_fields() -> "dict[str, tuple[dataclasses.Field[Any], Any]]":
+    """The audit's settings (``rt4chart.audit.config.AuditConfig``) by name, with their types: their flags come
+    from their fields as a judge option's do."""
+    hints = get_type_hints(AuditConfig)
+    return {f.name: (f, hints[f.name]) for f in dataclasses.fields(AuditConfig)}
 
 
 def judge_options(f: Any, *, audit_settings: bool = True) -> Any:
-    """Options that choose and configure a judge; shared by commands that audit: the audit's own settings (W, O,
-    global verification, prefilter, records in flight, decomposition, calibration, ``--gguf``) and a flag for each
-    judge option that has one (``rt4chart.options.OptionInfo``; the judges' option dataclasses in
-    ``rt4chart.judges.registry.JUDGE_TABLE``, read when the command is made). ``auditor_options`` turns the values
-    the command receives into the options of ``build_auditor``. Without ``audit_settings`` the options named in
-    ``AUDIT_SETTINGS`` are left out."""
+    """Options that choose and configure a judge; shared by commands that audit: the audit's own settings (the
+    fields of ``AuditConfig``: W, O, global verification, prefilter, records in flight), decomposition,
+    calibration, ``--gguf``, and a flag for each judge option that has one (``rt4chart.options.OptionInfo``; the
+    judges' option dataclasses in ``rt4chart.judges.registry.JUDGE_TABLE``, read when the command is made).
+    ``auditor_options`` turns the values the command receives into the options of ``build_auditor``. Without
+    ``audit_settings`` the options named in ``AUDIT_SETTINGS`` are left out."""
     opts = [
-        click.option("--window", "-W", type=int, default=25, show_default=True, help="chunk size W in sentences"),
-        click.option("--overlap", "-O", type=int, default=10, show_default=True, help="chunk overlap O (< W)"),
-        click.option("--no-global", is_flag=True, help="skip global verification (local labels are final)"),
-        click.option("--prefilter", is_flag=True, help="skip chunks sharing no content word with a claim"),
-        click.option("--concurrency", type=int, default=8, show_default=True, help="records/calls in flight"),
+        *(option_flag(name, field, hint) for name, (field, hint) in audit_setting_fields().items()),
         click.option("--decomposition", type=click.Choice(["sentence", "holistic", "rule"]), default=None,
                      help="claim decomposition (LLM: sentence or holistic; rule = offline)"),
         *(option_flag(name, field, hint) for name, (field, hint) in judge_option_fields().items()
@@ -112,7 +141,7 @@ def option_flag(name: str, field: Any, hint: Any) -> Any:
         kw["metavar"] = info.metavar
     if info.parse:
         kw["callback"] = functools.partial(_parsed, info.parse)
-    return click.option(info.flag, name, **kw)
+    return click.option(info.flag, *([info.short] if info.short else []), name, **kw)
 
 
 def judge_option_flags(*names: str) -> Callable[[Any], Any]:
@@ -160,23 +189,16 @@ def _option_name(decorator: Any) -> str:
 
 
 def auditor_options(judge_kw: dict[str, Any], env_options: dict[str, Any]) -> dict[str, Any]:
-    """The ``build_auditor`` options for the values of ``judge_options`` (``judge_name``, ``no_global``,
-    ``cache`` ... as the command received them), over ``env_options``: the LLM settings the command's edge read
-    from environment variables (``rt4chart.judges.llm.llm_env(os.environ)``). A flag given wins over the
-    environment; flags left unset (None) are left out."""
+    """The ``build_auditor`` options for the values of ``judge_options`` (``judge_name``, the audit's settings and
+    the judge's options by field name, as the command received them), over ``env_options``: the LLM settings the
+    command's edge read from environment variables (``rt4chart.judges.llm.llm_env(os.environ)``). A flag given wins
+    over the environment; flags left unset (None) are left out."""
     kw = dict(judge_kw)
-    out: dict[str, Any] = {
-        "judge": kw.pop("judge_name", "auto"),
-        "window": kw.pop("window", 25),
-        "overlap": kw.pop("overlap", 10),
-        "global_verification": not kw.pop("no_global", False),
-        "prefilter": kw.pop("prefilter", False),
-        "concurrency": kw.pop("concurrency", 8),
-    }
+    judge = kw.pop("judge_name", "auto")
     if kw.pop("gguf", None) is not None:
         raise click.UsageError("--gguf (or RT4CHART_GGUF) starts a model server for rt4chart audit and "
                                "calibrate --card only; for this command run llama-server yourself and pass --base-url")
-    return {**env_options, **out, **{k: v for k, v in kw.items() if v is not None}}
+    return {**env_options, "judge": judge, **{k: v for k, v in kw.items() if v is not None}}
 
 
 def estimate_options(f: Any) -> Any:

@@ -12,10 +12,11 @@ from typing import Any, Optional
 import click
 
 from ..audit.citations import FLAGGED
+from ..audit.config import AuditConfig, split_settings
 from ..errors import BackendError, ConfigError, InputError, MissingDependencyError, MlflowError, PhoenixError
 from ..input_check import check_input, tabular
 from ._options import EXIT_OK, EXIT_RECORD_ERRORS, EXIT_RULE_TRIPPED, EXIT_USAGE, auditor_options, \
-    estimate_options, field_options, judge_options
+    estimate_options, field_options, format_option, judge_options
 
 
 def build_auditor(**judge_kw: Any) -> Any:
@@ -70,8 +71,7 @@ def _print_summary(summary: Any, console: Any, *, baseline: bool = False) -> Non
 @click.option("--baseline", type=click.Path(dir_okay=False), default=None, metavar="PREV.jsonl",
               help="results of an earlier run: records whose context, question, answer and judge configuration "
               "are unchanged get their PREV result again; only the others are audited")
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "csv", "parquet"]), default=None,
-              help="input format (default: from the extension / content)")
+@format_option
 @click.option("--from", "source", type=click.Choice(["records", "openinference", "phoenix", "mlflow"]),
               default="records", show_default=True,
               help="openinference: INPUT is a span file (OTLP JSON, or a Phoenix export as Parquet "
@@ -356,11 +356,12 @@ def _estimate(input_path: str, output: Optional[str], fmt: Optional[str], fields
         sys.exit(EXIT_USAGE)
     skipped = len(rows) - len(records)
     hybrid = options.get("judge") == "hybrid"
+    config = AuditConfig().with_options(split_settings(options)[0])
     setting = (("hybrid: local judge, then one one-token verdict per claim, " if hybrid else
                 f"{options.get('granularity') or 'per-claim'}, ")
                + f"{options.get('decomposition') or ('rule' if hybrid else 'sentence')} "
-               f"decomposition, W={options['window']}, O={options['overlap']}, global "
-               f"{'on' if options['global_verification'] else 'off'}" + (", prefilter" if options["prefilter"] else "")
+               f"decomposition, W={config.window}, O={config.overlap}, global "
+               f"{'on' if config.global_verification else 'off'}" + (", prefilter" if config.prefilter else "")
                + (f", prompts {options['prompt_version']}" if options.get("prompt_version") else ""))
     title = f"rt4chart audit --estimate: {options.get('model')}, {result.audited} records" + \
         (f" ({skipped} invalid rows left out)" if skipped else "")

@@ -17,7 +17,7 @@ from typing import Any, Optional
 
 import click
 
-from ._options import EXIT_OK, EXIT_USAGE, field_options, judge_options, write_output
+from ._options import EXIT_OK, EXIT_USAGE, field_options, format_option, judge_options, write_output
 from ..errors import ConfigError, InputError, MissingDependencyError, Rt4chartError
 
 from ..eval.calibrate import CUTS, METHODS, PLATT_BELOW
@@ -71,8 +71,7 @@ def _audit(labelled: list, judge_kw: dict, console: Any) -> list[dict]:
 @click.option("--bootstrap", "n_boot", type=click.IntRange(min=1), default=1000, show_default=True,
               help="group-bootstrap resamples")
 @click.option("--seed", type=int, default=0, show_default=True, help="folds and bootstrap seed")
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "csv", "parquet"]), default=None,
-              help="input format (default: from the extension / content)")
+@format_option
 @click.option("--card", "refit_card", is_flag=True,
               help="with --judge hybrid: refit the hybrid judge's combination card for the model in use (--gguf or "
               "--base-url/--model) from LABELLED, every claim asked (replies in the LLM response cache cost "

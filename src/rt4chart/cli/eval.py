@@ -232,8 +232,8 @@ def run_cmd(dataset: str, split: str, task: Optional[str], data_path: Optional[s
         report = score(records, preds, name=f"rt4chart ({judge_name})", baselines=not no_baselines,
                        thresholds=thresholds, missing="skip", n_boot=n_boot, seed=seed,
                        meta=run_meta(dataset, split, task, judge=judge_name, limit=limit, shape=shape,
-                                  window=judge_kw.get("window"), overlap=judge_kw.get("overlap"),
-                                  global_verification=not judge_kw.get("no_global", False),
+                                  window=auditor.config.window, overlap=auditor.config.overlap,
+                                  global_verification=auditor.config.global_verification,
                                   model_dir=judge_kw.get("model_dir")))
     except Rt4chartError as exc:
         _fail(console, exc)

@@ -22,7 +22,7 @@ from typing import Any, Optional
 import click
 
 from ..errors import Rt4chartError
-from ._options import EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE, field_options
+from ._options import EXIT_OK, EXIT_RECORD_ERRORS, EXIT_USAGE, field_options, format_option
 
 
 class TriageGroup(click.Group):
@@ -52,8 +52,7 @@ def triage_group() -> None:
               help="'default' (shipped RAGScope-E), 'z' (training-free uncovered-token) or a saved gate .npz")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-", show_default=True,
               help="JSONL output file ('-' = stdout)")
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "csv", "parquet"]), default=None,
-              help="input format (default: from the file name or content)")
+@format_option
 @field_options
 def route_command(input_path: str, review: float, accept: float, gate_spec: str, output: str,
                   fmt: Optional[str], fields: Any) -> None:

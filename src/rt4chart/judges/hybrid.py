@@ -42,6 +42,7 @@ import json
 import logging
 from typing import Optional, Sequence
 
+from ..audit.config import AuditConfig
 from ..errors import ConfigError
 from ..llm.backend import ChatBackend
 from ..llm.managed import ServedModel
@@ -79,7 +80,8 @@ class HybridJudge:
     under it keep their verdict without a call (0: every claim is asked); ``route_words``: contexts longer than this
     many words are the local judge's alone (None: the model is asked on any context); ``route_rules``: claims the
     local judge's rules decided are its alone (False: the model is asked about them too, as the combination's
-    training collects every claim); ``window``/``overlap``: the chunks of a long context; ``version``: its prompts;
+    training collects every claim); ``window``/``overlap``: the chunks of a long context (default: the audit's,
+    ``AuditConfig``); ``version``: its prompts;
     ``served``: what the model server said about itself (``rt4chart.llm.managed.fit_to_server``): its slots become
     ``records_in_flight``, its GGUF file ``model_file``."""
 
@@ -87,7 +89,8 @@ class HybridJudge:
 
     def __init__(self, local: LocalJudge, backend: ChatBackend, *, combination: Optional[Combination] = None,
                  floor: float = 0.0, route_words: Optional[int] = ROUTE_MAX_WORDS, route_rules: bool = True,
-                 window: int = 25, overlap: int = 10, version: str = HYBRID_PROMPT_VERSION,
+                 window: int = AuditConfig.window, overlap: int = AuditConfig.overlap,
+                 version: str = HYBRID_PROMPT_VERSION,
                  served: Optional[ServedModel] = None) -> None:
         if not 0.0 <= floor <= 1.0:
             raise ConfigError(f"floor must be in [0, 1], got {floor!r}")

@@ -20,7 +20,8 @@ import json
 from collections.abc import Container, Mapping
 from typing import TYPE_CHECKING, Any, Callable, Optional, get_type_hints
 
-from ..audit.auditor import AuditConfig, Auditor, set_default_judge
+from ..audit.auditor import Auditor, set_default_judge
+from ..audit.config import AuditConfig, split_settings
 from ..audit.decompose import Decomposer, RuleDecomposer
 from ..audit.protocols import SlottedJudge
 from ..errors import ConfigError
@@ -280,42 +281,39 @@ def _local_judge(options: LocalOptions) -> Judge:
 def build_auditor(
     judge: str = "auto",
     *,
-    window: int = 25,
-    overlap: int = 10,
-    global_verification: bool = True,
-    prefilter: bool = False,
-    concurrency: int = 8,
+    config: Optional[AuditConfig] = None,
     decomposition: Optional[str] = None,
     calibration: Any = None,
     citations: Optional[bool] = None,
-    **judge_options: Any,
+    **options: Any,
 ) -> Auditor:
     """An ``Auditor`` for a judge name and options: the one factory of the CLI, the server, ``eval run`` and
     ``diagnose``.
 
-    ``window``/``overlap`` (W, O), ``global_verification`` and ``prefilter`` configure the audit; ``concurrency``
-    bounds the records in flight and, for the LLM judge, the requests in flight.
-    ``decomposition``: ``"rule"`` uses the offline rule decomposer with any judge; ``"sentence"`` or
-    ``"holistic"`` choose the LLM decomposer (LLM judge only); None is the judge's default. ``judge_options`` go to
-    ``make_judge`` (the fields of the judge's option dataclasses in ``JUDGE_TABLE``: local: ``threshold``,
+    ``options`` are the audit's settings (the ``AuditConfig`` fields: ``window``/``overlap`` (W, O),
+    ``global_verification``, ``prefilter``, ``concurrency``, over ``config``; None: not given) and the judge's options
+    for ``make_judge`` (the fields of the judge's option dataclasses in ``JUDGE_TABLE``: local: ``threshold``,
     ``no_tagger``, ``model_dir``; LLM: the ``Endpoint`` fields ``base_url``, ``model``, ``api_key``, ``cache``, ...
     and the ``LLMJudgeOptions`` ones; and ``backend``: a ``ChatBackend`` in place of the endpoint's own).
+    ``concurrency`` bounds the records in flight and, for the LLM judge, the requests in flight.
+    ``decomposition``: ``"rule"`` uses the offline rule decomposer with any judge; ``"sentence"`` or
+    ``"holistic"`` choose the LLM decomposer (LLM judge only); None is the judge's default.
     ``calibration``: a ``Calibration`` or the file ``rt4chart calibrate`` wrote, fitted on this judge's scores
     (``Auditor``'s argument). ``citations``: check each answer's citations against its passages (``Auditor``'s
     argument). Raises ``ConfigError`` for an unknown judge, an option the chosen judge does not read,
     bad W/O, or a calibration of another judge.
     """
-    options = {**judge_options, "concurrency": concurrency}
+    settings, judge_options = split_settings(options)
+    config = (config or AuditConfig()).with_options(settings)
+    options = {**judge_options, "concurrency": config.concurrency}
     if decomposition is not None and decomposition != "rule":
         options["decomposition"] = decomposition
     made, decomposer = make_judge(judge, **options)
     if isinstance(made, SlottedJudge) and made.records_in_flight:
-        concurrency = min(concurrency, made.records_in_flight)
+        config = dataclasses.replace(config, concurrency=min(config.concurrency, made.records_in_flight))
     if decomposition == "rule":
         decomposer = RuleDecomposer()
-    config = AuditConfig(window, overlap, global_verification, prefilter)
-    return Auditor(judge=made, decomposer=decomposer, window=window, overlap=overlap,
-                   global_verification=global_verification, prefilter=prefilter, concurrency=concurrency,
+    return Auditor(judge=made, decomposer=decomposer, config=config,
                    fingerprint=judge_fingerprint(made, decomposer or RuleDecomposer(), config, options),
                    calibration=calibration, citations=citations)
 
@@ -340,7 +338,7 @@ def judge_fingerprint(judge: Judge, decomposer: Decomposer, config: AuditConfig,
         given["prompt_version"] = lookup(given["prompt_version"])[0].stable_id
     doc = {
         "judge": judge.name, "version": getattr(judge, "version", None), "decomposer": decomposer.name,
-        "audit": dataclasses.asdict(config), "options": given,
+        "audit": config.verdict_settings(), "options": given,
     }
     return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:16]
 

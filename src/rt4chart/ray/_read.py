@@ -18,15 +18,13 @@ from typing import Any, Optional
 import ray
 
 from ..errors import InputError
-from ..io import Row
+from ..io import Row, extensions
 
 INDEX = "_rt4chart_index"
 RAW = "_rt4chart_raw"
 PARSE_ERROR = "_rt4chart_parse_error"
 #: set on the one row that stands for a file that cannot be read at all (``numbered`` raises its ``InputError``)
 FILE_ERROR = "_rt4chart_file_error"
-#: the file names a folder input is read for (without ``--format``); names starting with . or _ are skipped
-EXTENSIONS = (".jsonl", ".ndjson", ".json", ".csv", ".parquet")
 
 
 def _filesystem(path: str) -> tuple[Any, str]:
@@ -56,10 +54,10 @@ def list_inputs(path: str, fmt: Optional[str] = None) -> list[str]:
         rel = item.path[len(where):].lstrip("/")
         if item.type != pafs.FileType.File or any(part.startswith((".", "_")) for part in rel.split("/")):
             continue
-        if fmt is not None or item.path.lower().endswith(EXTENSIONS):
+        if fmt is not None or item.path.lower().endswith(extensions()):
             files.append(scheme + item.path)
     if not files:
-        raise InputError(f"no input files ({', '.join(EXTENSIONS)}) under {path}")
+        raise InputError(f"no input files ({', '.join(extensions())}) under {path}")
     return sorted(files)
 
 

@@ -78,16 +78,13 @@ def _json_result(result: AuditResult) -> Response:
 
 
 def build_auditor(settings: ServerSettings) -> Any:
-    """The auditor for ``settings.judge`` (raises ``ConfigError`` for an unknown or unavailable judge), with the
-    options the command line would give it (``--no-tagger`` only when set), so that its judge fingerprint is the
-    command line's and a calibration fitted there applies here."""
+    """The auditor for ``settings.judge`` with ``settings.options`` and ``settings.audit`` (raises ``ConfigError``
+    for an unknown or unavailable judge, or an option it does not read): the command line's factory with the
+    command line's options, so that its judge fingerprint is the command line's and a calibration fitted there
+    applies here."""
     from ..judges.registry import build_auditor as from_options
 
-    llm = {k: getattr(settings, k) for k in ("base_url", "model", "api_key", "cache_path", "max_tokens")}
-    return from_options(settings.judge, window=settings.window, overlap=settings.overlap,
-                        global_verification=settings.global_verification, concurrency=settings.concurrency,
-                        calibration=settings.calibration, **({} if settings.tagger else {"no_tagger": True}),
-                        **{k: v for k, v in llm.items() if v is not None})
+    return from_options(settings.judge, config=settings.audit, calibration=settings.calibration, **settings.options)
 
 
 def publish_judges(app: FastAPI) -> None:
@@ -204,9 +201,9 @@ def create_app(
 
     async def run_audit(aud: Any, record: Record, index: int) -> Any:
         try:
-            return await asyncio.wait_for(aud.audit(record, index=index), timeout=settings.timeout_s)
+            return await asyncio.wait_for(aud.audit(record, index=index), timeout=settings.audit_timeout_s)
         except asyncio.TimeoutError as exc:
-            msg = f"audit of record {record.id!r} took longer than {settings.timeout_s} s"
+            msg = f"audit of record {record.id!r} took longer than {settings.audit_timeout_s} s"
             raise ApiError(504, msg) from exc
 
     def as_input(rec: AuditRecord, index: int) -> Record:
@@ -238,7 +235,7 @@ def create_app(
             "config": {k: getattr(config, k) for k in ("window", "overlap", "global_verification")
                        if hasattr(config, k)},
             "limits": {"max_body_bytes": settings.max_body_bytes, "max_records": settings.max_records,
-                       "timeout_s": settings.timeout_s},
+                       "timeout_s": settings.audit_timeout_s},
             "auth": settings.token is not None, "gate": gate_fn is not None, "gate_error": gate_why or None,
             "versions": _versions(),
         }
@@ -253,7 +250,7 @@ def create_app(
         if isinstance(body, AuditRecord):
             result = await run_audit(aud, as_input(body, 0), 0)
             return _json_result(result)
-        sem = asyncio.Semaphore(settings.concurrency)
+        sem = asyncio.Semaphore(settings.audit.concurrency)
 
         async def one(i: int, raw: AuditRecord) -> dict:
             rid = raw.id if raw.id is not None else i

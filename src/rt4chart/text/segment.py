@@ -171,7 +171,7 @@ def split_sentences(text: str) -> list[Sentence]:
     return list(_segment_cached(text))
 
 
-def make_chunks(sentences: list[Sentence], text: str, window: int = 25, overlap: int = 10) -> list[Chunk]:
+def make_chunks(sentences: list[Sentence], text: str, window: int, overlap: int) -> list[Chunk]:
     """Sliding windows of ``window`` sentences overlapping by ``overlap`` (RT4CHART §3.4 "Chunking").
 
     The last window ends at the last sentence; no chunk is a subset of the previous one. Each chunk's text is the

@@ -16,10 +16,11 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, Optional, Sequence
 
+from ...audit.config import AuditConfig
 from ...errors import ConfigError, InputError
 from ...io import json_objects
 from ..datasets import EvalRecord
@@ -48,6 +49,10 @@ _GRID_KEY = re.compile(r"^\s*(\w+)\s*=\s*(.*?)\s*$")
 _GLOBAL = {"on": True, "off": False}
 
 
+#: the audit's default settings (``AuditConfig``), which the default setting keeps
+_AUDIT = AuditConfig()
+
+
 @dataclass(frozen=True)
 class Setting:
     """One audit setting: W, O, global verification, LLM decomposition and granularity (None: the judge's default,
@@ -55,12 +60,12 @@ class Setting:
     prefilter. ``name`` says how it differs from the default."""
 
     name: str
-    window: int = 25
-    overlap: int = 10
-    global_verification: bool = True
+    window: int = _AUDIT.window
+    overlap: int = _AUDIT.overlap
+    global_verification: bool = _AUDIT.global_verification
     decomposition: Optional[str] = None
     granularity: Optional[str] = None
-    prefilter: bool = False
+    prefilter: bool = _AUDIT.prefilter
 
     def auditor_options(self) -> dict[str, Any]:
         """The ``build_auditor`` options this setting sets."""
@@ -211,8 +216,8 @@ def check_manifest(out: Path, manifest: Mapping[str, Any], *, resume: bool) -> N
 
 
 #: ``build_auditor`` options that do not change an audit's results (or that a setting sets): not in the manifest
-_TRANSPORT = ("judge", "api_key", "concurrency", "cache", "cache_path", "timeout", "rpm", "window", "overlap",
-              "global_verification", "prefilter", "decomposition", "granularity")
+_TRANSPORT = ("judge", "api_key", "cache", "cache_path", "timeout", "rpm", "decomposition", "granularity",
+              *(f.name for f in fields(AuditConfig)))
 
 
 def manifest_of(settings: Sequence[Setting], records: Sequence[EvalRecord], options: Mapping[str, Any],

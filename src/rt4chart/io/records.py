@@ -1,33 +1,26 @@
-"""Reading and validating input records (JSONL, JSON array, CSV, Parquet; ``-`` for stdin).
-
-``validate_record`` is the one place a raw record becomes a ``Record``; the CLI, the batch runner, the server and
-``Auditor.audit`` all go through it. ``join_context`` is the one place a list context is joined. Readers with a
-record contract of their own share the pieces: facet diagnostics (question required, answer optional) checks its
-fields with ``check_text`` and ``check_context``; the gate's rows and the evaluation datasets take their context
-through ``context_text``. ``read_results`` reads a results file (what ``rt4chart audit`` writes) back, strictly:
-``audit --baseline`` and ``rt4chart diff`` read it.
-
-Reading input records never stops at a bad row: each row becomes either a validated record or an ``InputError``
-naming the row and the field, and the caller writes an error record for it and goes on. Bytes are decoded with
-``surrogateescape`` so that invalid UTF-8 survives until validation, where it is reported per field.
+"""Input records validated once: ``validate_record`` is the one place a raw record becomes a ``Record``; the CLI, the
+batch runner, the server and ``Auditor.audit`` all go through it (``checked_rows`` for a file's rows, naming each row
+that is rejected and why). ``join_context`` is the one place a list context is joined. Readers with a record contract
+of their own share the pieces: facet diagnostics (question required, answer optional) checks its fields with
+``check_text`` and ``check_context``; the gate's rows and the evaluation datasets take their context through
+``context_text``.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import re
-import sys
 from collections.abc import Container, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Iterable, Iterator, Optional, Sequence, Union
 
-from pydantic import ValidationError
 
-from .errors import InputError
-from .types import AuditResult, Citation, Record, RecordError
+from ..errors import InputError
+from ..types import Citation, Record
+from .formats import Row
+
+__all__ = ["CONTEXT_SEPARATOR", "FieldMap", "answer_blocks", "check_context", "check_text", "checked_rows",
+           "context_text", "id_key", "join_context", "passage_bounds", "read_citations", "record_ids",
+           "validate_record"]
 
 CONTEXT_SEPARATOR = "\n\n"
 
@@ -69,14 +62,6 @@ class FieldMap:
     task: str = "task"
 
 
-@dataclass(frozen=True)
-class Row:
-    """One input row: its position, and either a raw mapping or the error that stopped parsing it."""
-
-    index: int
-    data: Optional[dict]
-    error: Optional[InputError] = None
-
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -84,13 +69,6 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 def _has_bad_utf8(s: str) -> bool:
     """Lone surrogates: undecodable bytes (surrogateescape) or unpaired ``\\ud800``-``\\udfff`` JSON escapes."""
     return _SURROGATE.search(s) is not None
-
-
-def writes_over_input(input_path: str, output: Optional[str]) -> bool:
-    """True when ``output`` names the very file ``input_path`` reads (``-``, stdin or stdout, is never a file)."""
-    if not output or output == "-" or input_path == "-":
-        return False
-    return Path(output).resolve() == Path(input_path).resolve()
 
 
 def check_text(value: Any, *, record: Any, field: str, required: bool) -> Optional[str]:
@@ -281,202 +259,3 @@ def record_ids(rows: Iterable[Row], fields: FieldMap = FieldMap()) -> Iterator[t
             yield row.index, id_key(rec.id)
 
 
-def open_bytes(path: Union[str, Path]) -> bytes:
-    if str(path) == "-":
-        return sys.stdin.buffer.read()
-    p = Path(path)
-    if not p.exists():
-        raise InputError(f"input file not found: {p}")
-    if p.is_dir():
-        raise InputError(f"input is a directory, not a file: {p}")
-    return p.read_bytes()
-
-
-def detect_format(path: Union[str, Path], text: str) -> str:
-    name = str(path).lower()
-    if name.endswith(".csv"):
-        return "csv"
-    if name.endswith(".parquet"):
-        return "parquet"
-    if name.endswith(".json"):
-        return "json" if text.lstrip().startswith("[") else "jsonl"
-    if name.endswith((".jsonl", ".ndjson")):
-        return "jsonl"
-    head = text.lstrip()[:1]
-    if head == "[":
-        return "json"
-    if head == "{" or not head:
-        return "jsonl"
-    return "csv"
-
-
-def json_lines(text: str) -> Iterator[tuple[int, Any, Optional[str]]]:
-    """The non-blank lines of a JSONL text: ``(line number, object, None)``, or ``(line number, None, why)`` for a
-    line that is not JSON. The one JSONL line reader of input records and of results files."""
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            yield lineno, json.loads(line), None
-        except json.JSONDecodeError as exc:
-            yield lineno, None, exc.msg
-
-
-def decode_bytes(data: bytes) -> str:
-    text = data.decode("utf-8", errors="surrogateescape")
-    return text[1:] if text.startswith("\ufeff") else text
-
-
-def _read_text(path: Union[str, Path]) -> str:
-    return decode_bytes(open_bytes(path))
-
-
-def json_objects(path: Union[str, Path]) -> Iterator[dict]:
-    """The JSON objects of a JSONL file, in order; lines that are not JSON objects (a killed run's cut last line)
-    are skipped: for readers that count what a results file holds."""
-    for _, obj, _ in json_lines(_read_text(path)):
-        if isinstance(obj, dict):
-            yield obj
-
-
-def read_rows(path: Union[str, Path], fmt: Optional[str] = None) -> Iterator[Row]:
-    """Yield every input row, in order; rows that cannot be parsed carry an ``InputError`` instead of data.
-
-    A file that cannot be read at all (missing, not JSON where JSON is required) raises ``InputError``.
-    """
-    return parse_rows(open_bytes(path), str(path), fmt)
-
-
-def parquet_records(data: bytes, name: str) -> list[Any]:
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError as exc:
-        from .errors import MissingDependencyError
-
-        raise MissingDependencyError("pyarrow", "pandas", hint="pip install pyarrow (Parquet input)") from exc
-    try:
-        return pq.read_table(pa.BufferReader(data)).to_pylist()
-    except (pa.ArrowException, OSError) as exc:
-        raise InputError(f"{name}: not a readable Parquet file ({exc})") from None
-
-
-def parse_rows(data: bytes, name: str, fmt: Optional[str] = None, *, source: Optional[str] = None) -> Iterator[Row]:
-    """The rows of one input file's bytes (``name``: its path, for the format and for errors), numbered from 0.
-
-    ``source``, when given, names the file in the errors of rows that cannot be parsed (for inputs made of several
-    files). Raises ``InputError`` for a file that cannot be read at all."""
-    if data.startswith(b"PAR1") and fmt in (None, "parquet"):
-        fmt = "parquet"
-    if fmt == "parquet" or (fmt is None and name.lower().endswith(".parquet")):
-        for index, item in enumerate(parquet_records(data, name)):
-            yield Row(index, item)
-        return
-    text = decode_bytes(data)
-    fmt = fmt or detect_format(name, text)
-    where = f"{source} " if source else ""
-    if fmt == "jsonl":
-        for index, (lineno, obj, problem) in enumerate(json_lines(text)):
-            if problem is not None:
-                yield Row(index, None, InputError(f"{where}line {lineno} is not valid JSON ({problem})",
-                                                  record=f"#{index + 1}"))
-            else:
-                yield Row(index, obj)
-    elif fmt == "json":
-        try:
-            items = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{name}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
-        if not isinstance(items, list):
-            raise InputError(f"{name}: a JSON input must be an array of records")
-        for index, item in enumerate(items):
-            yield Row(index, item)
-    elif fmt == "csv":
-        reader = csv.DictReader(io.StringIO(text, newline=""))
-        for index, item in enumerate(reader):
-            yield Row(index, {k: (v if v != "" else None) for k, v in item.items() if k is not None})
-    else:
-        raise InputError(f"unknown input format {fmt!r} (use jsonl, json, csv or parquet)")
-
-
-#: fields every audit result has (``AuditResult.to_json``) and an input record has not
-_RESULT_FIELDS = ("label", "claims")
-_INPUT_FIELDS = ("answer", "context")
-
-
-def results_mismatch(name: str, line: str, *, not_json: bool = True) -> Optional[str]:
-    """None when ``line``, one line of the file ``name`` given as results, is an audit result or an error line;
-    else what the file looks like, for the error that stops a command reading it as results (``read_results``,
-    ``rt4chart report``): an input file (then: run ``rt4chart audit`` first), a JSON array, other JSON, or not JSON
-    (without ``not_json``, None for a line that is not JSON and no input CSV header: the caller names it itself)."""
-    first = f"run rt4chart audit first (rt4chart audit {name} -o results.jsonl) and give it the results"
-    try:
-        obj = json.loads(line)
-    except json.JSONDecodeError as exc:
-        header = [cell.strip().strip('"').lower() for cell in line.split(",")]
-        if any(field in header for field in _INPUT_FIELDS):
-            return f"{name} is an input file (CSV with the columns {line.strip()[:120]}), not results: {first}"
-        return (f"{name} is not a results file: line 1 is not valid JSON ({exc.msg}); results are the JSON lines "
-                "that rt4chart audit writes") if not_json else None
-    if isinstance(obj, dict) and ("error" in obj and "answer" not in obj or all(f in obj for f in _RESULT_FIELDS)):
-        return None
-    if isinstance(obj, dict) and any(f in obj for f in _INPUT_FIELDS):
-        return (f"{name} is an input file, not results (its records have the fields {', '.join(list(obj)[:8])}; "
-                f"results also have an audit's label and claims): {first}")
-    if isinstance(obj, dict):
-        return (f"{name} is not a results file of rt4chart audit: its first line has the fields "
-                f"{', '.join(list(obj)[:8]) or 'none'}, not an audit's label and claims")
-    kind = "a JSON array (an input in JSON form?)" if isinstance(obj, list) else f"a JSON {type(obj).__name__}"
-    return f"{name} is not a results file: its first line is {kind}, not an audit result; {first}"
-
-
-@dataclass(frozen=True)
-class ResultLine:
-    """One line of a results file (what ``rt4chart audit`` writes): its line number, the JSON object as read, and
-    the ``AuditResult`` it holds or, for an error line, its ``RecordError``."""
-
-    line: int
-    data: dict
-    result: Optional[AuditResult] = None
-    error: Optional[RecordError] = None
-
-    @property
-    def id(self) -> Any:
-        return self.data.get("id")
-
-
-def read_results(path: Union[str, Path]) -> Iterator[ResultLine]:
-    """Read a results JSONL file strictly, line by line (``-`` reads stdin).
-
-    A line is an audit result (``AuditResult.to_json()`` plus the ``index`` the batch runner adds), or an error line
-    ``{"id", "index", "error": {"field", "message", "kind"}}`` whose ``id`` may be null. Anything else (not JSON, not
-    an object, a result without an id, a field of the wrong type) raises ``InputError`` naming the file, the line
-    and the field: a results file is compared or reused whole, so a damaged one is reported, not skipped."""
-    name = "<stdin>" if str(path) == "-" else str(path)
-    text = _read_text(path)
-    first = next((line for line in text.splitlines() if line.strip()), None)
-    mismatch = results_mismatch(name, first, not_json=False) if first is not None else None
-    if mismatch is not None:
-        raise InputError(mismatch)
-    for lineno, data, problem in json_lines(text):
-        where = f"{name} line {lineno}"
-        if problem is not None:
-            raise InputError(f"is not valid JSON ({problem}); a results file holds one JSON object a line",
-                             record=where)
-        if not isinstance(data, dict):
-            raise InputError(f"must be a JSON object, got {type(data).__name__}", record=where)
-        rid = data.get("id")
-        if rid is not None and (isinstance(rid, bool) or not isinstance(rid, (str, int))):
-            raise InputError(f"must be a string or an integer, got {type(rid).__name__}", record=where, field="id")
-        is_error = "error" in data and "answer" not in data
-        if not is_error and rid is None:
-            raise InputError("is missing (every audit result names its record)", record=where, field="id")
-        try:
-            item = (ResultLine(lineno, data, error=RecordError.model_validate(data["error"])) if is_error else
-                    ResultLine(lineno, data, result=AuditResult.model_validate(
-                        {k: v for k, v in data.items() if k != "index"})))
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            field = ".".join(str(part) for part in (("error",) if is_error else ()) + tuple(first["loc"]))
-            raise InputError(first["msg"], record=where, field=field or None) from None
-        yield item
