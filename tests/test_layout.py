@@ -36,6 +36,36 @@ def test_no_runtime_module_imports_another_modules_private_names():
     assert found == []
 
 
+def _imports(path: Path) -> list[tuple[str, str, int]]:
+    """``(importing package, imported module, names)`` of each ``from ... import`` of a runtime module."""
+    parts = list(path.relative_to(ROOT / "src").with_suffix("").parts)
+    package = parts[:-1]
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            base = package[:len(package) - node.level + 1] if node.level else []
+            out.append((".".join(package), ".".join(base + node.module.split(".")), len(node.names)))
+    return out
+
+
+def test_a_package_is_read_through_its_public_face():
+    """Another package's private modules (``rt4chart.evidence._words``) are not imported: a package is read through
+    its ``__init__`` and its public modules; and no module imports more than 8 names from one module of another
+    package (a package's face gathers what others read)."""
+    found = []
+    for path in _python_files("src/rt4chart"):
+        for package, module, names in _imports(path):
+            owner, last = module.rsplit(".", 1) if "." in module else ("", module)
+            inside = package == owner or package.startswith(owner + ".")
+            if not module.startswith("rt4chart.") or inside:
+                continue
+            if last.startswith("_") and not last.startswith("__"):
+                found.append(f"{path.relative_to(ROOT)}: {module}")
+            elif names > 8 and (ROOT / "src" / Path(*module.split("."))).with_suffix(".py").exists():
+                found.append(f"{path.relative_to(ROOT)}: {names} names from {module}")
+    assert found == []
+
+
 def _edits_sys_path(path: Path) -> bool:
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Attribute) and node.attr == "path" and isinstance(node.value, ast.Name) \
@@ -116,3 +146,20 @@ def test_no_import_circle():
         if module not in index:
             visit(module)
     assert circles == []
+
+
+def test_the_design_pages_floors_are_the_import_contracts_layers():
+    """docs/design.md's table of floors names the packages of each layer of the import contract (pyproject.toml),
+    bottom floor first, and every runtime package or root module is on one floor."""
+    import re
+    import tomllib
+
+    layers = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"][0]["layers"]
+    contract = [{name.strip().removeprefix("rt4chart.") for name in layer.split("|")} for layer in reversed(layers)]
+    design = (ROOT / "docs" / "design.md").read_text(encoding="utf-8")
+    floors = [set(re.findall(r"`([a-z_]+)`", m.group(2)))
+              for m in re.finditer(r"^\| (\d+) \| ([^|]+) \|", design, re.M)]
+    assert floors == contract
+    runtime = {p.stem if p.is_file() else p.name for p in (ROOT / "src" / "rt4chart").iterdir()
+               if (p.suffix == ".py" and p.stem != "__init__") or (p.is_dir() and (p / "__init__.py").exists())}
+    assert runtime - set().union(*floors) == set()

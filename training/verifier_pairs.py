@@ -38,8 +38,7 @@ from typing import Iterator, Optional
 from rt4chart.eval.datasets import load_ragtruth
 from rt4chart.eval.datasets._files import iter_jsonl, resolve_dir
 from rt4chart.evidence import EvidenceIndex, assess
-from rt4chart.evidence.lexicon import lexicon_classes
-from rt4chart.evidence.quantities import quantities
+from rt4chart.evidence import lexicon_classes, quantities
 from rt4chart.text.segment import split_sentences
 
 from .splits import validation_groups

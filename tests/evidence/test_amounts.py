@@ -4,10 +4,10 @@ and ``amount_spans``), claims restated in the evidence's forms (``evidence.index
 
 import pytest
 
-from rt4chart.evidence.assess import assess
-from rt4chart.evidence.claims import amount_spans, read_claim, word_key
-from rt4chart.evidence.index import EvidenceIndex, original_offset, restated
-from rt4chart.evidence.quantities import amount_key, quantities
+from rt4chart.evidence._assess import assess
+from rt4chart.evidence._claims import amount_spans, read_claim, word_key
+from rt4chart.evidence._index import EvidenceIndex, original_offset, restated
+from rt4chart.evidence._quantities import amount_key, quantities
 
 
 def key(text):

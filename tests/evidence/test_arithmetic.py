@@ -5,8 +5,8 @@ all (None)."""
 import pytest
 
 from rt4chart import Label
-from rt4chart.evidence.arithmetic import derive
-from rt4chart.evidence.index import EvidenceIndex
+from rt4chart.evidence._arithmetic import derive
+from rt4chart.evidence._index import EvidenceIndex
 
 PRICES = "Basic costs $9 a month. Pro costs $19 a month."
 BIRTHS = "Ana was born in 1950. Ben was born in 1975."
@@ -105,7 +105,7 @@ def test_derivation_judgment_quotes_the_sentences_it_read():
 ])
 def test_an_amount_the_claim_computed_by_one_operation_is_entailed(evidence, claim, question, holds):
     from rt4chart.evidence import EvidenceIndex
-    from rt4chart.evidence.arithmetic import derive
+    from rt4chart.evidence._arithmetic import derive
 
     found = derive(claim, EvidenceIndex(evidence), question)
     if holds is None:

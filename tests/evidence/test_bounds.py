@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rt4chart.evidence import EvidenceIndex, Rule, assess, given_numbers, givens, rule_of
-from rt4chart.evidence.bounds import bounds, window
+from rt4chart.evidence._bounds import bounds, window
 
 SHUTTLE = "The shuttle leaves the airport every 30 minutes until 23:00."
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rt4chart.evidence.dates import dates, deadline
+from rt4chart.evidence._dates import dates, deadline
 
 
 def test_dates_are_read_in_their_written_forms():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rt4chart.evidence import STOPWORDS, content_word_map, content_words
-from rt4chart.evidence.words import content_terms, tokens
+from rt4chart.evidence._words import content_terms, tokens
 
 TEXTS = [
     "The users verified two claims; the user verified them twice, according to the passage.",

@@ -3,8 +3,8 @@
 from importlib import resources
 
 from rt4chart.evidence import rivals
-from rt4chart.evidence.edit_words import CONTRASTS
-from rt4chart.evidence.lexicon import Contrasts, lexicon_classes
+from rt4chart.evidence._edit_words import CONTRASTS
+from rt4chart.evidence._lexicon import Contrasts, lexicon_classes
 
 
 def test_the_lexicon_ships_with_wordnets_licence():

@@ -4,7 +4,7 @@ kind fires on its edit with a reason that names it, and a faithful look-alike bu
 import pytest
 
 from rt4chart.evidence import EvidenceIndex
-from rt4chart.evidence.typed import instruction, typed_edit
+from rt4chart.evidence._typed import instruction, typed_edit
 
 CAFE = "The Corner Café serves breakfast from 8:00. On Fridays it stays open until 22:00."
 CHARGERS = "The Zephyr charges fully in 45 minutes. The Bolt charges fully in 30 minutes."

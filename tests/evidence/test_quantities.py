@@ -4,7 +4,7 @@
 import pytest
 
 from rt4chart.evidence import normalised_numbers
-from rt4chart.evidence.quantities import holds, quantities
+from rt4chart.evidence._quantities import holds, quantities
 
 
 @pytest.mark.parametrize("a, b", [

@@ -4,8 +4,8 @@ or the same fact written otherwise."""
 import pytest
 
 from rt4chart.evidence import EvidenceIndex
-from rt4chart.evidence.clauses import ClauseIndex
-from rt4chart.evidence.typed import typed_edit
+from rt4chart.evidence._clauses import ClauseIndex
+from rt4chart.evidence._typed import typed_edit
 
 
 def edit(claim: str, context: str):

@@ -73,7 +73,7 @@ def test_an_absent_subject_is_baseless_without_evidence():
 
 
 def test_every_typed_edit_kind_has_its_gate_so_none_is_silently_never_applied():
-    from rt4chart.evidence.typed import KINDS
+    from rt4chart.evidence import TYPED_KINDS as KINDS
     from rt4chart.judges.local.rules import TYPED_GATES
 
     assert set(TYPED_GATES) == set(KINDS) and all(gate >= 1 for gate in TYPED_GATES.values())

@@ -9,7 +9,7 @@ import re
 import pytest
 
 import rt4chart
-from rt4chart.evidence.words import STOPWORDS, stem, tokens
+from rt4chart.evidence import STOPWORDS, stem, tokens
 
 CONTEXT = ("Every plan starts with a 14-day free trial. The trial includes priority email support. Riders can rent an "
            "e-bike at the central station from 7 am to 9 pm; the rental costs 12 dollars a day.")

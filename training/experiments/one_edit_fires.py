@@ -23,7 +23,8 @@ from rt4chart.audit.decompose import RuleDecomposer
 from rt4chart.eval.datasets import load_ragtruth
 from rt4chart.evidence import EvidenceIndex, one_edit
 from rt4chart.evidence import tokens
-from rt4chart.evidence.typed import KINDS as TYPED, instruction, typed_edit
+from rt4chart.evidence import TYPED_KINDS as TYPED
+from rt4chart.evidence import instruction, typed_edit
 
 from ..splits import claim_is_hallucinated, data_dir, shipped_card, split_groups
 

@@ -23,7 +23,7 @@ from rt4chart import Auditor
 from rt4chart.audit.decompose import RuleDecomposer
 from rt4chart.eval.datasets import load_ragtruth
 from rt4chart.evidence import EvidenceIndex, tokens
-from rt4chart.evidence.typed import fragment, instruction, typed_edit
+from rt4chart.evidence import fragment, instruction, typed_edit
 from rt4chart.judges.local import rules as R
 from rt4chart.judges.registry import build_auditor
 

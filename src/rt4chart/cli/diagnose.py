@@ -113,7 +113,7 @@ def build_diagnoser(judge_name: str, facets: str, generation: Optional[bool], ba
 def _print_summary(summary: dict, out: Path, console: Any) -> None:
     from rich.table import Table
 
-    from ..facets._model import CATEGORIES
+    from ..facets import CATEGORIES
 
     table = Table(title=f"rt4chart diagnose: {summary['questions']} questions, {summary['facets']} facets")
     table.add_column("type")

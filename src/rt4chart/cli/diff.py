@@ -20,7 +20,7 @@ _SHOWN = 10  # newly hallucinated records listed on the console
 
 
 def _parse_rules(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[Any, ...]:
-    from ..diff._rules import parse_rule
+    from ..diff import parse_rule
 
     try:
         return tuple(parse_rule(v) for v in values)
@@ -54,9 +54,9 @@ def diff(before: Path, after: Path, html_out: Optional[str], json_out: Optional[
     the message names the file, the line and the field); 3 a --fail-on rule tripped.
     """
     from .._console import print_error, stderr_console
-    from ..diff._compare import diff_files
-    from ..diff._html import render_diff_html
-    from ..diff._rules import check_rule
+    from ..diff import diff_files
+    from ..diff import render_diff_html
+    from ..diff import check_rule
 
     console = stderr_console()
     try:
@@ -88,7 +88,7 @@ def _print_summary(result: Any, checks: list, console: Any) -> None:
 
     from .._console import counted, cut
 
-    from ..diff._compare import CHANGES, STATUSES
+    from ..diff import CHANGES, STATUSES
 
     table = Table(title="rt4chart diff", show_header=False)
     for name, run in (("before", result.before), ("after", result.after)):

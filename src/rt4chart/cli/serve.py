@@ -7,7 +7,7 @@ from typing import Any, Optional
 import click
 
 from ..errors import ConfigError, MissingDependencyError
-from ..server._settings import ServerSettings
+from ..server import ServerSettings
 from ._options import auditor_options, judge_options
 
 
@@ -36,7 +36,9 @@ def serve(host: str, port: int, max_body_bytes: Optional[int], max_records: Opti
     try:
         import uvicorn
 
-        from ..server._app import build_auditor, create_app
+        import fastapi  # noqa: F401  (the server extra)
+
+        from ..server import build_auditor, create_app
     except ImportError as exc:
         # a missing extra is a usage problem (exit 2, as docs/cli.md says), with the install hint for a checkout
         missing = click.ClickException(str(MissingDependencyError(

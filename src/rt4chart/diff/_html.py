@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Iterable, Optional, Union
 
 from ..report import normalize
-from ..report._html import asset, list_page, save_page
+from ..report import asset, list_page, save_page
 from ._compare import CHANGES, STATUSES, RecordDiff, RunDiff, Side
 
 _FILTERS = """  <label>status <select id="f-status"><option value="">all</option>{statuses}</select></label>

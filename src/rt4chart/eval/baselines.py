@@ -28,7 +28,7 @@ __all__ = ["STOP_WORDS", "content_tokens", "uncovered_token_risk", "rougel_risk"
 #: scikit-learn's ENGLISH_STOP_WORDS (318 words), as RAGScope uses.
 STOP_WORDS = frozenset(ENGLISH_STOP_WORDS)
 
-# ASCII runs, as these baselines were scored in docs/results.md: neither evidence.words' tokens nor the gate's
+# ASCII runs, as these baselines were scored in docs/results.md: neither rt4chart.evidence's tokens nor the gate's
 # Unicode ones (gate.tokens; its ROUGE-L risk differs from rougel_risk on 23 of the 2,700 RAGTruth test answers).
 _TOKEN = re.compile(r"[a-z0-9]+")
 

@@ -1,6 +1,6 @@
 """Retrieval relevance of chunks for facets: BM25 (bm25s) plus MiniLM cosine when the encoder is installed.
 
-Terms are the package's content words with repeats (``rt4chart.evidence.words.content_terms``: lower-cased, stop
+Terms are the package's content words with repeats (``rt4chart.evidence.content_terms``: lower-cased, stop
 words dropped, lightly stemmed), so "relevant" and "content word" mean the same thing as in the lexical judge.
 
 ``bm25_norm`` puts BM25 on an absolute scale: the chunk's score divided by the facet's idf mass
@@ -17,8 +17,8 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from ..evidence import content_terms
 from ..errors import MissingDependencyError
-from ..evidence.words import content_terms
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from ._arrays import sorted_isin
 
 __all__ = ["Tokens", "tokenize", "numbers", "example_keys"]
 
-# Not rt4chart.evidence.words (the judges' tokens and stop words): these RAGScope definitions are part of what the
+# Not rt4chart.evidence's tokens and stop words (the judges'): these RAGScope definitions are part of what the
 # shipped gate models were fitted on.
 # One pass per text: alphanumeric tokens, or a sentence break (end punctuation before white space, a line break).
 _LEXEME = re.compile(r"[^\W_]+|[.!?](?=\s)|\n")

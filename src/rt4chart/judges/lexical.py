@@ -40,11 +40,10 @@ from functools import lru_cache
 from typing import Optional, Sequence, Union
 
 from ..evidence import (
-    Assessment, EvidenceIndex, Kind, Rule, Thresholds, assess, is_remark, normalised_numbers, one_edit, premise,
-    read_as, restated,
+    Assessment, EvidenceIndex, Kind, Rule, Thresholds, assess, derive, is_remark, normalised_numbers, one_edit,
+    premise, read_as, restated,
 )
 from ..evidence import rule_of as _rule_of
-from ..evidence.arithmetic import derive
 from ..types import Claim, Judgment, Label, Span, Stage
 from .options import LexicalOptions
 

@@ -3,18 +3,18 @@
 
 from ._settings import TOKEN_ENV, ServerSettings
 
-__all__ = ["ServerSettings", "TOKEN_ENV", "create_app"]
+__all__ = ["ServerSettings", "TOKEN_ENV", "build_auditor", "create_app"]
 
 
-def __getattr__(name: str):  # create_app needs FastAPI; importing settings alone must not
-    if name == "create_app":
+def __getattr__(name: str):  # the app needs FastAPI; importing settings alone must not
+    if name in ("create_app", "build_auditor"):
         from ..errors import MissingDependencyError
 
         try:
-            from ._app import create_app
+            from . import _app
         except ImportError as exc:
             if getattr(exc, "name", None) in ("fastapi", "starlette", "pydantic"):
                 raise MissingDependencyError(exc.name, "server") from exc
             raise
-        return create_app
+        return getattr(_app, name)
     raise AttributeError(name)

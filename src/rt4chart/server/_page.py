@@ -10,7 +10,7 @@ from functools import lru_cache
 from importlib import resources
 
 from .._version import __version__
-from ..report._html import asset, page
+from ..report import asset, page
 
 _BODY = """<header class="top"><h1>rt4chart</h1>
 <div class="sub">Claim-level, evidence-grounded audit of a RAG answer · v{version} ·

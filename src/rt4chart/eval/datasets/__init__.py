@@ -30,7 +30,7 @@ from typing import Callable, Optional
 
 from rt4chart.errors import ConfigError
 
-from ._files import ENV_DATA_DIR, data_root
+from ._files import ENV_DATA_DIR, data_root, iter_jsonl, jsonl_file
 from .external import load_halubench, load_jsonl, load_ragtruth_pp
 from .nli import load_nli
 from .ragtruth import load_ragtruth, load_ragtruth_faithjudge, ragtruth_dir
@@ -42,6 +42,8 @@ __all__ = [
     "TASKS",
     "DATASETS",
     "ENV_DATA_DIR",
+    "iter_jsonl",
+    "jsonl_file",
     "data_root",
     "group_key",
     "load_dataset",

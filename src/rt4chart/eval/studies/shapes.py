@@ -25,7 +25,7 @@ from typing import Any, Mapping, Optional, Sequence
 from ...errors import ConfigError, InputError
 
 from ..datasets import TASKS, EvalRecord, ragtruth_dir
-from ..datasets._files import iter_jsonl, jsonl_file
+from ..datasets import iter_jsonl, jsonl_file
 
 __all__ = ["SHAPES", "CLEAN", "parse_shape", "shape_name", "raw_data2txt", "reshape", "shape_records",
            "ragtruth_rows"]

@@ -14,9 +14,7 @@ from typing import Any, Callable, NamedTuple, Optional, Sequence, Union
 import numpy as np
 
 from ...errors import ConfigError
-from ...evidence import given_numbers, one_edit, original_offset, premise, read_as, restated
-from ...evidence.arithmetic import derive
-from ...evidence.quantities import holds
+from ...evidence import derive, given_numbers, holds, one_edit, original_offset, premise, read_as, restated
 from ...types import Claim, Judgment, Label, Span, Stage
 from ..options import LocalOptions
 from . import features as F

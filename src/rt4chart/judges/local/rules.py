@@ -11,8 +11,7 @@ from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from ...evidence import EvidenceIndex, claim_numbers, is_remark, tokens
-from ...evidence.typed import TypedEdit, fragment, instruction, typed_edit
+from ...evidence import EvidenceIndex, TypedEdit, claim_numbers, fragment, instruction, is_remark, tokens, typed_edit
 from ...types import Claim
 from . import features as F
 
@@ -117,10 +116,10 @@ def decided_by_rule(claim_matrix: np.ndarray, spared: Optional[np.ndarray] = Non
     return unseen | number_swaps(claim_matrix) | negation_flips(claim_matrix)
 
 
-#: the typed edits (``evidence.typed``) the judge applies whatever the model says, each with the most claims an
+#: the typed edits (``evidence.typed_edit``) the judge applies whatever the model says, each with the most claims an
 #: answer may have for it to apply: where the kind misfired on RAGTruth train (docs/results/typed_edits.md). Long
-#: claims (over ``TYPED_MAX_WORDS``), instructions (``evidence.typed.instruction``) and fragments without their subject
-#: (``evidence.typed.fragment``) never get one.
+#: claims (over ``TYPED_MAX_WORDS``), instructions (``evidence.instruction``) and fragments without their subject
+#: (``evidence.fragment``) never get one.
 TYPED_GATES = {"antonym": 3, "number": 3, "quantifier": 5, "requirement": 5, "polarity": 3, "roles": 3, "entity": 3,
                "restriction": 3, "modality": 3, "since": 5, "swap": 5, "comparison": 5, "absence": 3,
                "subject": 3}

@@ -17,14 +17,14 @@ from __future__ import annotations
 import re
 from typing import Optional, Sequence
 
-from .clauses import (RESTRICTION_COVER, SAME_START, Clause, ClauseIndex, TypedEdit, clause_key, content_words, covered,
-                    make_edit, only_kept, same_start, subject_key)
-from .edit_words import EDIT_COVER, words_with_spans
-from .claims import negated
-from .edits import Edit
-from .lexicon import concrete
-from .quantities import quantities
-from .words import NEGATIONS, STOPWORDS
+from ._clauses import (RESTRICTION_COVER, SAME_START, Clause, ClauseIndex, TypedEdit, clause_key, content_words,
+                       covered, make_edit, only_kept, same_start, subject_key)
+from ._edit_words import EDIT_COVER, words_with_spans
+from ._claims import negated
+from ._edits import Edit
+from ._lexicon import concrete
+from ._quantities import quantities
+from ._words import NEGATIONS, STOPWORDS
 
 #: a claim word that makes its statement hold for everyone
 WIDE = frozenset("all every everyone everybody anyone anybody whoever".split())

@@ -13,8 +13,8 @@ from collections.abc import Container
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .quantities import Quantity, amount_key, bound, converts, quantities
-from .words import NUMBER, NUMBER_WORDS, capitalised_names, clean_number, content_word_map, has_negation
+from ._quantities import Quantity, amount_key, bound, converts, quantities
+from ._words import NUMBER, NUMBER_WORDS, capitalised_names, clean_number, content_word_map, has_negation
 
 #: where a camelCase word splits ("OutdoorSeating")
 CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")

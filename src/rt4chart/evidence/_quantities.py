@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional
 
-from .words import NUMBER_WORDS, STOPWORDS, clean_number, stem
+from ._words import NUMBER_WORDS, STOPWORDS, clean_number, stem
 
 _SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "bn": 1e9, "m": 1e6, "k": 1e3}
 #: duration units in hours (dimension "h") or months (dimension "mo"): a month is no fixed number of days

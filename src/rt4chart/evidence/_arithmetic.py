@@ -31,14 +31,14 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Optional
 
-from .bounds import window
-from .compare import compare
-from .claims import TIME_OF_DAY, clock_minutes
-from .dates import deadline
+from ._bounds import window
+from ._compare import compare
+from ._claims import TIME_OF_DAY, clock_minutes
+from ._dates import deadline
 from ..types import Judgment, Label
-from .index import EvidenceIndex, premise
-from .quantities import Quantity, quantities
-from .words import clean_number, content_words
+from ._index import EvidenceIndex, premise
+from ._quantities import Quantity, quantities
+from ._words import clean_number, content_words
 
 _MORE = ("more", "higher", "longer", "older", "later", "bigger", "larger", "heavier", "taller", "dearer", "greater",
          "extra", "above", "over", "after")

@@ -9,13 +9,13 @@ from typing import Iterable, NamedTuple, Sequence
 
 from ..text.pronouns import resolved
 from ..text.segment import split_sentences
-from .clauses import ClauseIndex
-from .claims import (TIME_OF_DAY, amounts, clock_minutes, content_forms, negated, normalised_numbers, read_claim,
+from ._clauses import ClauseIndex
+from ._claims import (TIME_OF_DAY, amounts, clock_minutes, content_forms, negated, normalised_numbers, read_claim,
                      word_key)
-from .edits import one_edit
-from .quantities import amount_key, compatible, converts, quantities
-from .words import denies
-from .edit_words import EditSentences
+from ._edits import one_edit
+from ._quantities import amount_key, compatible, converts, quantities
+from ._words import denies
+from ._edit_words import EditSentences
 
 _CODE = re.compile(r"\b[A-Z]{2}\b")
 

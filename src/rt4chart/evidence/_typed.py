@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import Optional
 
-from . import pairs, scope
-from .clauses import (ClauseIndex, TypedEdit, antonym_edit, clause_key, content_words, entity_edit, number_edit,
+from . import _pairs as pairs
+from . import _scope as scope
+from ._clauses import (ClauseIndex, TypedEdit, antonym_edit, clause_key, content_words, entity_edit, number_edit,
                     polarity_edit, quantifier_edit, requirement_edit, roles_edit, same_start)
-from .edit_words import words_with_spans
-from .edits import Edit
-from .lexicon import concrete
-from .words import NUMBER_WORDS, STOPWORDS
+from ._edit_words import words_with_spans
+from ._edits import Edit
+from ._lexicon import concrete
+from ._words import NUMBER_WORDS, STOPWORDS
 
 __all__ = ["KINDS", "TypedEdit", "fragment", "instruction", "typed_edit"]
 

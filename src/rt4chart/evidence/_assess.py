@@ -17,9 +17,9 @@ from enum import Enum
 from typing import Optional
 
 from ..errors import ConfigError
-from .claims import DAYS, MONTHS, STATES, given_numbers, negated, question_keys, read_claim, word_key
-from .index import EvidenceIndex
-from .words import stem
+from ._claims import DAYS, MONTHS, STATES, given_numbers, negated, question_keys, read_claim, word_key
+from ._index import EvidenceIndex
+from ._words import stem
 
 _CANDIDATES = 16  # sentences sharing most content words that the greedy cover considers
 

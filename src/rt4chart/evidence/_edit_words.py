@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Callable, Sequence
 
-from .lexicon import Contrasts, lexicon_classes
-from .words import NUMBER_WORDS, STOPWORDS, numbers, tokens
+from ._lexicon import Contrasts, lexicon_classes
+from ._words import NUMBER_WORDS, STOPWORDS, numbers, tokens
 
 _EDIT_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")  # Unicode letters: "Zürich" is one word
 #: an edit must leave the claim's other content words at least this well covered by the evidence sentence

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from .quantities import quantities
+from ._quantities import quantities
 
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december")

@@ -24,12 +24,12 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from .assess import Rule, assess, rule_of
-from .dates import dates
-from .claims import TIME_OF_DAY, clock_minutes, givens, negated
-from .index import EvidenceIndex
-from .quantities import quantities
-from .words import content_words
+from ._assess import Rule, assess, rule_of
+from ._dates import dates
+from ._claims import TIME_OF_DAY, clock_minutes, givens, negated
+from ._index import EvidenceIndex
+from ._quantities import quantities
+from ._words import content_words
 
 #: words before a value that make it the end of what is allowed ("until 23:00", "up to 10 days")
 _END_BEFORE = r"until|till|til|through|before|by|no\s+later\s+than|up\s+to|at\s+most|at\s+the\s+latest|under|" \

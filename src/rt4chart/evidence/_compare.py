@@ -22,9 +22,9 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from .index import EvidenceIndex
-from .quantities import Quantity, quantities
-from .words import content_words, stem
+from ._index import EvidenceIndex
+from ._quantities import Quantity, quantities
+from ._words import content_words, stem
 
 _MORE = ("longer", "taller", "higher", "bigger", "larger", "greater", "more", "heavier", "older", "wider", "deeper",
          "farther", "further", "later", "faster", "hotter", "warmer", "richer", "dearer")

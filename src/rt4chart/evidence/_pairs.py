@@ -16,11 +16,11 @@ import re
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from .clauses import ClauseIndex, TypedEdit, Clause, same_start
-from .edit_words import words_with_spans, is_name
-from .edits import Edit
-from .quantities import MONTHS_BUT_MAY, Quantity, quantities
-from .words import STOPWORDS
+from ._clauses import ClauseIndex, TypedEdit, Clause, same_start
+from ._edit_words import words_with_spans, is_name
+from ._edits import Edit
+from ._quantities import MONTHS_BUT_MAY, Quantity, quantities
+from ._words import STOPWORDS
 
 #: where a clause splits into the parts that each give one owner its value
 _PARTS = re.compile(r",\s*|;\s*|\s+(?:and|while|whereas|but|compared\s+with|against)\s+", re.IGNORECASE)

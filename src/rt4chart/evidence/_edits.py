@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional, Sequence, Union
 
-from .edit_words import (
+from ._edit_words import (
     CONTRASTS, AFFIRMED, CLAUSE_END, CONDITIONS, RUN_KINDS, NEGATED_PHRASE, PRONOUNS, SCALES, SOFT_NEGATIONS,
     EDIT_COVER, EditSentences, SentenceWords, contrasts, words_with_spans, first_hedge, number_values,
     word_runs, scale_of, sentence_edit_words, sentence_lower, variant, rivals,
 )
-from .words import NEGATIONS, STOPWORDS, VERB_NEGATIONS, has_negation, numbers
+from ._words import NEGATIONS, STOPWORDS, VERB_NEGATIONS, has_negation, numbers
 
 
 @dataclass(frozen=True)

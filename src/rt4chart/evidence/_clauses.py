@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Optional, Sequence
 
-from .claims import negated
-from .edit_words import CONDITIONS, CONTRASTS, EDIT_COVER, words_with_spans, is_name
-from .edits import Edit
-from .quantities import Quantity, bound, compatible, quantities
-from .words import NEGATIONS, NUMBER_WORDS, STOPWORDS, stem
+from ._claims import negated
+from ._edit_words import CONDITIONS, CONTRASTS, EDIT_COVER, words_with_spans, is_name
+from ._edits import Edit
+from ._quantities import Quantity, bound, compatible, quantities
+from ._words import NEGATIONS, NUMBER_WORDS, STOPWORDS, stem
 
 #: where a sentence splits into clauses: ";", ":", a dash, or ", and" / ", but" / " whereas " and the like
 _CLAUSE = re.compile(r"\s*(?:;|:(?=\s)|\s[\u2013\u2014-]\s|,\s*(?:and|but|while|whereas|yet)\s"
