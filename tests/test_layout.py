@@ -163,3 +163,17 @@ def test_the_design_pages_floors_are_the_import_contracts_layers():
     runtime = {p.stem if p.is_file() else p.name for p in (ROOT / "src" / "rt4chart").iterdir()
                if (p.suffix == ".py" and p.stem != "__init__") or (p.is_dir() and (p / "__init__.py").exists())}
     assert runtime - set().union(*floors) == set()
+
+
+#: base names two runtime modules share on purpose: a command's module mirrors the library module it runs
+#: (``cli/triage.py`` runs ``gate/triage.py``), and the diff page is drawn as the report page is
+MIRRORS = {"calibrate.py": {"cli", "eval"}, "diagnose.py": {"cli", "facets"}, "triage.py": {"cli", "gate"},
+           "_html.py": {"report", "diff"}}
+
+
+def test_no_two_runtime_modules_share_a_base_name_but_mirrors():
+    seen: dict[str, set[str]] = {}
+    for path in _python_files("src/rt4chart"):
+        if path.name != "__init__.py":
+            seen.setdefault(path.name, set()).add(path.parent.name)
+    assert {name: where for name, where in seen.items() if len(where) > 1 and MIRRORS.get(name) != where} == {}

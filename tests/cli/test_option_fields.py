@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from rt4chart.audit.config import AuditConfig
 from rt4chart.judges import registry
-from rt4chart.judges.options import LocalOptions
+from rt4chart.judges.judge_options import LocalOptions
 from rt4chart.options import option
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from rt4chart.cli import main
-from rt4chart.eval.citations import swapped
+from rt4chart.eval.citation_scores import swapped
 from rt4chart.eval.datasets.expertqa import load_expertqa
 
 P1 = "The museum opens at nine in the morning. It is closed on Mondays."

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rt4chart.evidence import EvidenceIndex
-from rt4chart.evidence._compare import compare
+from rt4chart.evidence._entities import compare
 
 RIVERS = "The Danube is 2,850 km long. The Rhine is 1,230 km long."
 CURIES = "Marie Curie was born in Warsaw in 1867. Pierre Curie was born in Paris."

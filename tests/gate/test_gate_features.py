@@ -9,7 +9,7 @@ import pytest
 
 from rt4chart.errors import InputError
 from rt4chart.eval.baselines import content_tokens, lcs_length
-from rt4chart.gate.features import BASE_FEATURES, Batch, as_triples, base_features, fit_tfidf, uncovered_fraction
+from rt4chart.gate.risk_features import BASE_FEATURES, Batch, as_triples, base_features, fit_tfidf, uncovered_fraction
 
 COL = {name: i for i, name in enumerate(BASE_FEATURES)}
 

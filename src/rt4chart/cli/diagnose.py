@@ -82,7 +82,7 @@ def build_diagnoser(judge_name: str, facets: str, generation: Optional[bool], ba
     """A ``Diagnoser`` from CLI options; LLM parts share one backend (one cache, one concurrency limit)."""
     from ..judges.llm import Endpoint, build_backend, llm_env
     from ..judges.registry import build_auditor
-    from ..facets.decompose import LLMFacetDecomposer, RuleFacetDecomposer
+    from ..facets.question_facets import LLMFacetDecomposer, RuleFacetDecomposer
     from ..facets.diagnose import Diagnoser
 
     env = llm_env(os.environ)  # the environment is read here, at the command's edge

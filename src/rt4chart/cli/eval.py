@@ -275,7 +275,7 @@ def citations_cmd(split: str, data_path: Optional[str], limit: Optional[int], ou
     experts' support labels: AUROC and F1 for Missing vs Complete, the share flagged for Partial and Incomplete, and a
     marker-swap probe. Writes rows.jsonl, swaps.jsonl and metrics.json to the output folder."""
     from ._options import auditor_options
-    from ..eval.citations import evaluate
+    from ..eval.citation_scores import evaluate
     from ..eval.datasets.expertqa import load_expertqa
     from ..judges.llm import llm_env
     from ..judges.registry import build_auditor

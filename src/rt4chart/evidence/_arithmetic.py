@@ -32,7 +32,7 @@ from itertools import combinations
 from typing import Optional
 
 from ._bounds import window
-from ._compare import compare
+from ._entities import compare
 from ._claims import TIME_OF_DAY, clock_minutes
 from ._dates import deadline
 from ..types import Judgment, Label

@@ -5,7 +5,7 @@ from ._model import (
     CATEGORIES, FACET_TYPES, MODES, AnswerDiagnosis, Cell, ChunkRef, ClaimRef, Diagnosis, Facet, FacetDiagnosis,
     GenerationDiagnosis, ModeAnswer,
 )
-from .decompose import FacetDecomposer, LLMFacetDecomposer, RuleFacetDecomposer, facet_type, question_shape
+from .question_facets import FacetDecomposer, LLMFacetDecomposer, RuleFacetDecomposer, facet_type, question_shape
 from .diagnose import Diagnoser
 from .relevance import Relevance
 from .run import run_diagnoses

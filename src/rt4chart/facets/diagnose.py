@@ -38,7 +38,7 @@ from ._model import (
     MODES, AnswerDiagnosis, Cell, ChunkRef, ClaimRef, Diagnosis, Facet, FacetDiagnosis, GenerationDiagnosis,
     ModeAnswer,
 )
-from .decompose import FacetDecomposer, RuleFacetDecomposer
+from .question_facets import FacetDecomposer, RuleFacetDecomposer
 from .relevance import Relevance
 from .taxonomy import answer_category, generation_category
 

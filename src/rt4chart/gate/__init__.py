@@ -25,7 +25,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..errors import ConfigError
-from .features import BASE_FEATURES, ENHANCED_FEATURES, base_features, enhanced_features, uncovered_fraction
+from .risk_features import BASE_FEATURES, ENHANCED_FEATURES, base_features, enhanced_features, uncovered_fraction
 from .gate import RAGScopeC, RAGScopeE, RAGScopeZ, make_gate
 from .persist import load_gate, save_gate
 from .routing import ROUTES, accepted_risk, review_precision, route

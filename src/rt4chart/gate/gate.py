@@ -18,7 +18,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ..errors import ConfigError, InputError, MissingDependencyError
-from .features import BASE_FEATURES, ENHANCED_FEATURES, Batch, fit_tfidf
+from .risk_features import BASE_FEATURES, ENHANCED_FEATURES, Batch, fit_tfidf
 
 try:
     from sklearn.base import BaseEstimator, ClassifierMixin

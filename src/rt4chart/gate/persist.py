@@ -17,7 +17,7 @@ from typing import Any, Optional, Union
 import numpy as np
 
 from ..errors import ConfigError
-from .features import BASE_FEATURES, ENHANCED_FEATURES
+from .risk_features import BASE_FEATURES, ENHANCED_FEATURES
 from .gate import GATES, RAGScopeZ, GateBase, LinearGate
 from .tfidf import TfidfSpace
 

@@ -45,7 +45,7 @@ from ..evidence import (
 )
 from ..evidence import rule_of as _rule_of
 from ..types import Claim, Judgment, Label, Span, Stage
-from .options import LexicalOptions
+from .judge_options import LexicalOptions
 
 #: evidence texts whose index a judge keeps: the answers to one context come one after another in a batch or an
 #: eval, and a context's chunks and the context itself are judged in turn

@@ -29,7 +29,7 @@ from ..llm.prompt_versions import lookup
 from ..llm.settings import Endpoint, LLMJudgeOptions
 from ..options import OptionInfo, option_info
 from .base import Judge
-from .options import HybridOptions, LexicalOptions, LocalOptions
+from .judge_options import HybridOptions, LexicalOptions, LocalOptions
 
 if TYPE_CHECKING:
     from ..llm.backend import ChatBackend, Limiter

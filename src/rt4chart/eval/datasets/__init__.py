@@ -34,7 +34,7 @@ from ._files import ENV_DATA_DIR, data_root, iter_jsonl, jsonl_file
 from .external import load_halubench, load_jsonl, load_ragtruth_pp
 from .nli import load_nli
 from .ragtruth import load_ragtruth, load_ragtruth_faithjudge, ragtruth_dir
-from .records import TASKS, EvalRecord, GoldSpan, group_key, normalize_label
+from .eval_records import TASKS, EvalRecord, GoldSpan, group_key, normalize_label
 
 __all__ = [
     "GoldSpan",

@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional
 
 from rt4chart.errors import InputError
 
-from .records import GoldSpan
+from .eval_records import GoldSpan
 
 #: The variable the command line reads for the data folder (the library takes it as ``data_dir``).
 ENV_DATA_DIR = "RT4CHART_DATA_DIR"

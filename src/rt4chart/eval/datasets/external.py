@@ -12,7 +12,7 @@ from rt4chart.io import context_text
 
 from ._files import check_spans, read_csv, read_rows, require_str
 from .ragtruth import load_ragtruth
-from .records import EvalRecord, GoldSpan, filter_task, group_key, normalize_label, normalize_task
+from .eval_records import EvalRecord, GoldSpan, filter_task, group_key, normalize_label, normalize_task
 
 __all__ = ["load_jsonl", "load_ragtruth_pp", "load_halubench"]
 

@@ -12,7 +12,7 @@ from typing import Sequence
 from rt4chart.errors import InputError
 
 from ._files import iter_jsonl, jsonl_file, require_str, resolve_dir
-from .records import EvalRecord, group_key
+from .eval_records import EvalRecord, group_key
 
 __all__ = ["NLI_SUPPORTED", "load_nli"]
 

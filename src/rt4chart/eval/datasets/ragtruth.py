@@ -12,7 +12,7 @@ from rt4chart.errors import ConfigError, InputError
 from rt4chart.io import join_context
 
 from ._files import check_spans, iter_jsonl, jsonl_file, require_str, resolve_dir
-from .records import TASKS, EvalRecord, GoldSpan, group_key, normalize_label, normalize_task
+from .eval_records import TASKS, EvalRecord, GoldSpan, group_key, normalize_label, normalize_task
 
 __all__ = ["ragtruth_dir", "load_ragtruth", "load_ragtruth_faithjudge"]
 

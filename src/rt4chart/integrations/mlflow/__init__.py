@@ -8,7 +8,7 @@
   claim on the answer's span, and updates them on a rerun (``rt4chart.integrations.mlflow.client``).
 - ``trace_rows``, ``trace_record``, ``answer_spans``: one audit record per trace, its context the documents of its
   RETRIEVER spans, its answer the root span's output (else the last LLM or CHAT_MODEL span's), its question the root
-  span's input (``rt4chart.integrations.mlflow.spans``).
+  span's input (``rt4chart.integrations.mlflow.trace_records``).
 - ``Groundedness``: an ``mlflow.genai.scorers.Scorer`` (``rt4chart.integrations.mlflow.scorer``); importing it
   imports MLflow, which nothing else here does.
 """
@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from .client import ASSESSMENT_NAME, MlflowTraces, WriteBack, assessments
-from .spans import answer_spans, trace_record, trace_rows
+from .trace_records import answer_spans, trace_record, trace_rows
 
 __all__ = ["ASSESSMENT_NAME", "Groundedness", "MlflowTraces", "WriteBack", "answer_spans", "assessments",
            "trace_record", "trace_rows"]

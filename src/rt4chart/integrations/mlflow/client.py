@@ -311,7 +311,7 @@ class MlflowTraces:
                page_size: int = _PAGE) -> list[dict]:
         """The traces of ``experiment`` (its name) that started at or after ``since`` (ISO 8601), the newest
         ``max_traces`` of them when given, oldest first; each ``{"info": TRACE_INFO, "spans": [...]}`` as
-        ``rt4chart.integrations.mlflow.spans`` reads them."""
+        ``rt4chart.integrations.mlflow.trace_records`` reads them."""
         if max_traces is not None and max_traces < 1:
             raise ConfigError(f"max_traces must be at least 1, got {max_traces}")
         experiment_id = self._store.experiment_id(experiment)
@@ -336,7 +336,7 @@ class MlflowTraces:
     def write_back(self, results: Iterable[ResultLine], answer_spans: Mapping[str, str]) -> WriteBack:
         """Write the assessments of ``results`` (an audit's output lines; error lines are left out): one ``rt4chart``
         feedback per trace, one ``rt4chart-claim-N`` per flagged claim on its answer span (``answer_spans``:
-        ``rt4chart.integrations.mlflow.spans.answer_spans``; a trace not there gets its trace feedback only);
+        ``rt4chart.integrations.mlflow.trace_records.answer_spans``; a trace not there gets its trace feedback only);
         rt4chart's earlier assessments of those traces are updated, or deleted when the result no longer has them."""
         audited = [line.result for line in results if line.result is not None]
         existing: dict[str, list[dict]] = {}

@@ -9,8 +9,8 @@
 It audits the answer (the row's ``outputs``, else the trace's answer) against the documents of the trace's
 RETRIEVER spans when the row has a trace, else against ``inputs["context"]`` (a string or a list of passages), with
 the question read from the inputs or the trace; the same reading as ``rt4chart audit --from mlflow``
-(``rt4chart.integrations.mlflow.spans``). It returns one ``Feedback``: value ``yes`` when the answer passes (at least
-``threshold`` of its claims entailed, 1.0 by default: all of them, and a judge confirmed it, unless
+(``rt4chart.integrations.mlflow.trace_records``). It returns one ``Feedback``: value ``yes`` when the answer passes (at
+least ``threshold`` of its claims entailed, 1.0 by default: all of them, and a judge confirmed it, unless
 ``allow_unverified``), else ``no``; rationale the flagged claims with their labels and reasons; metadata the answer
 label, the judge, the claim counts, the risk and the claim table. No LLM of MLflow's is called: the judge is
 rt4chart's.
@@ -29,7 +29,7 @@ from ...testing import claim_table
 from ...traces import QUESTION_KEYS
 from ...types import Label
 from .._common import DEFAULT_JUDGE, check_threshold, flagged, make_auditor, missing, passes, record, result_risk
-from .spans import ANSWER_KEYS, text_of_value, trace_parts
+from .trace_records import ANSWER_KEYS, text_of_value, trace_parts
 
 try:
     from mlflow.entities import AssessmentSource, AssessmentSourceType, Feedback

@@ -16,7 +16,7 @@ import numpy as np
 from ...errors import ConfigError
 from ...evidence import derive, given_numbers, holds, one_edit, original_offset, premise, read_as, restated
 from ...types import Claim, Judgment, Label, Span, Stage
-from ..options import LocalOptions
+from ..judge_options import LocalOptions
 from . import features as F
 from . import rules as R
 from . import tagger as T

@@ -13,7 +13,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ....gate import RAGScopeC, RAGScopeE, RAGScopeZ
-from ....gate.features import Batch
+from ....gate.risk_features import Batch
 
 from .data import SEED, ProtocolData, grouped_folds
 from .intervals import operating_points, paired_deltas, ranking_table

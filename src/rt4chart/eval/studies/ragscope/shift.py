@@ -13,7 +13,7 @@ from typing import Sequence
 import numpy as np
 
 from ....gate import RAGScopeC, RAGScopeE
-from ....gate.features import Batch
+from ....gate.risk_features import Batch
 
 from ...metrics import (
     auroc,
