@@ -143,8 +143,12 @@ def test_score_names_its_parts_and_a_reading_made_once_serves_both_passes():
     judge = local.LocalJudge()
     claims = [_claim("The free trial lasts 14 days."), _claim("The Pro plan costs 99 dollars a month.", 1)]
     reading = judge.read(claims, CTX, None)
-    trees = judge.score(claims, CTX, None, reading=reading)
+    trees = judge.score(claims, CTX, None, reading=reading, verify=False)  # a local chunk's reading
     assert not trees.tagged and trees.rows is reading.rows and trees.claim_p is reading.trees.claim_p
+    # the global pass reads the claim verifier on top of the same reading (a short context's calibrator reads it)
+    assert reading.trees.pending is not None
+    verified = judge.score(claims, CTX, None, reading=reading)
+    assert verified.rows is reading.rows and not (verified.claim_p == trees.claim_p).all()
     assert [len(w) for w in trees.word_p] == [len(r.spans) for r in trees.rows] and trees.by_rule.shape == (2,)
     both = judge.score(claims, CTX, None, semantic=True, reading=reading)
     fresh = judge.score(claims, CTX, None, semantic=True)

@@ -76,11 +76,11 @@ class _Key(NamedTuple):
 @dataclass
 class _Entry:
     """One claim set's evidence, its reading and the judgments made from it, by whether the semantic stage was
-    asked for."""
+    asked for and whether the claim verifier was read."""
 
     evidence: F.FeatureEvidence
     reading: Reading
-    judged: dict[bool, list[Judgment]] = field(default_factory=dict)
+    judged: dict[tuple[bool, bool], list[Judgment]] = field(default_factory=dict)
 
 
 class _Recent:
@@ -202,26 +202,30 @@ class LocalJudge:
 
     def read(self, claims: Sequence[Claim], evidence: Evidence, question: Optional[str],
              given: frozenset[str] = frozenset()) -> Reading:
-        """The claims' feature rows against ``evidence``, their ``rules.exempt`` mask and the trees' prediction."""
+        """The claims' feature rows against ``evidence``, their ``rules.exempt`` mask and the trees' prediction
+        (without the claim verifier: a calibrator that reads it is left pending, for ``score`` with ``verify``)."""
         ev = self._read(evidence)
         rows = self.rows(claims, ev, question, given)
         spared = R.exempt(claims, rows, ev)
-        return Reading(rows, spared, self._models.predict(rows, spared=spared, verify=self._verify(claims, ev, rows)))
+        return Reading(rows, spared, self._models.predict(rows, spared=spared))
 
     def score(self, claims: Sequence[Claim], evidence: Evidence, question: Optional[str], *, semantic: bool = False,
-              reading: Optional[Reading] = None) -> Scores:
+              reading: Optional[Reading] = None, verify: bool = True) -> Scores:
         """Probabilities and rule flags of claims read together against ``evidence`` (``reading``: their
         ``read``, when already made). With ``semantic``, the tagger reads them unless the trees alone find them
-        clearly supported (``rules.needs_tagger``)."""
+        clearly supported (``rules.needs_tagger``). With ``verify``, a calibrator that reads the claim verifier reads
+        it (the global pass); without, the trees' risk stands where it would (the local chunks)."""
         ev = self._read(evidence)
         if reading is None:
             reading = self.read(claims, ev, question)
         rows, trees = reading.rows, reading.trees
+        if verify and trees.pending is not None:
+            trees = self._models.with_verifier(trees, self._verify(claims, ev, rows))
         if not (semantic and self._models.has_tagger and rows) or not R.needs_tagger(
                 rows, trees.claim_p, trees.by_rule, calibrated=self._models.calibrator is not None):
             return Scores(rows, trees.word_p, trees.claim_p, trees.by_rule, tagged=False)
         tagged = self._models.predict(rows, self.tag(claims, ev, question, rows), spared=reading.spared,
-                                      verify=self._verify(claims, ev, rows))
+                                      verify=self._verify(claims, ev, rows) if verify else None)
         return Scores(rows, tagged.word_p, tagged.claim_p, tagged.by_rule, tagged=True)
 
     def _verify(self, claims: Sequence[Claim], ev: F.FeatureEvidence, rows: Sequence[F.WordRows]
@@ -255,18 +259,20 @@ class LocalJudge:
         return [T.word_probabilities(enc, token_p, start, r.spans) for start, r in zip(starts, rows)]
 
     def _decide(self, claims: Sequence[Claim], evidence: str, question: Optional[str],
-                semantic: bool, given: frozenset[str] = frozenset()) -> list[Judgment]:
-        """The judgments of one pass, made once per claim set, text and ``semantic`` among the recent ones (the
-        local and the global pass share the reading, and the judgments too unless the global pass runs the
-        tagger)."""
+                semantic: bool, given: frozenset[str] = frozenset(), verify: bool = True) -> list[Judgment]:
+        """The judgments of one pass, made once per claim set, text, ``semantic`` and ``verify`` among the recent
+        ones (the local and the global pass share the trees' reading, and the judgments too unless the global pass
+        runs the tagger or reads the claim verifier)."""
         with self._lock:
             entry = self._entry(claims, evidence, question, given)
-            if semantic not in entry.judged:
-                scores = self.score(claims, entry.evidence, question, semantic=semantic, reading=entry.reading)
+            key = (semantic, verify and entry.reading.trees.pending is not None)
+            if key not in entry.judged:
+                scores = self.score(claims, entry.evidence, question, semantic=semantic, reading=entry.reading,
+                                    verify=verify)
                 verdicts = self._verify(claims, entry.evidence, scores.rows)() \
-                    if self._models.verifies(scores.rows, scores.tagged) else None
-                entry.judged[semantic] = self._judgments(claims, entry.evidence, scores, verdicts)
-            return list(entry.judged[semantic])
+                    if verify and self._models.verifies(scores.rows, scores.tagged) else None
+                entry.judged[key] = self._judgments(claims, entry.evidence, scores, verdicts)
+            return list(entry.judged[key])
 
     def _entry(self, claims: Sequence[Claim], evidence: str, question: Optional[str],
                given: frozenset[str] = frozenset()) -> _Entry:
@@ -401,8 +407,8 @@ class LocalJudge:
         hints: Optional[Sequence[Optional[str]]] = None,
     ) -> list[Judgment]:
         """Judge ``claims`` against ``evidence``. The work runs in a worker thread (``asyncio.to_thread``), so the
-        event loop stays free for other records and requests; onnxruntime releases the GIL. The tagger reads the
-        whole context once, at global verification; local chunks get the trees alone."""
+        event loop stays free for other records and requests; onnxruntime releases the GIL. The tagger and the
+        claim verifier read the whole context once, at global verification; local chunks get the trees alone."""
         if not claims:
             return []
         asked, question = question, question if self.reads_question else None
@@ -415,7 +421,7 @@ class LocalJudge:
         # missing from the evidence, though the models read none of the question's words
         given = given_numbers(asked) if asked else frozenset()
         judgments = await asyncio.to_thread(self._decide, read, evidence, question,
-                                            self.semantic and stage == "global", given)
+                                            self.semantic and stage == "global", given, stage == "global")
         judgments = [j.model_copy(update={
                          "spans": tuple(Span(start=original_offset(pairs, s.start), end=original_offset(pairs, s.end))
                                         for s in j.spans if original_offset(pairs, s.start) <

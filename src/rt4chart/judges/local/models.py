@@ -131,6 +131,22 @@ class Prediction(NamedTuple):
     word_p: list[np.ndarray]  #: per claim, per word: P(inside a hallucinated span)
     claim_p: np.ndarray  #: per claim: the calibrated answer risk were it the riskiest (else P(claim hallucinated))
     by_rule: np.ndarray  #: per claim: flagged by ``rules.decided_by_rule`` whatever the probability
+    #: what a calibrator that reads the claim verifier still has to read (``Models.with_verifier``), or None when
+    #: ``claim_p`` is final
+    pending: Optional["Pending"] = None
+
+
+class Pending(NamedTuple):
+    """A prediction made without the claim verifier whose short-context calibrator reads it: the raw claim
+    probabilities, the claim-model matrix, the trees' risk so far, which claims that calibrator reads and which lack
+    a number the evidence has, and which pair (the tagged one or not) made it."""
+
+    raw: np.ndarray
+    matrix: np.ndarray
+    risk: np.ndarray
+    reads_short: np.ndarray
+    lacks: np.ndarray
+    tagged: bool
 
 
 class Models:
@@ -249,7 +265,8 @@ class Models:
         word, ``nan`` outside its window), the semantic stage's tree models read those too, its calibrator (when
         installed) turns each claim probability into the answer's risk were that claim its riskiest, and its span
         model (when installed) gives the word probabilities returned. ``verify`` gives the verifier's probabilities of
-        the claims (``V.COLUMNS``), called only when a short-context calibrator that reads them decides."""
+        the claims (``V.COLUMNS``), called only when a short-context calibrator that reads them decides; without it,
+        such a calibrator is left for ``with_verifier`` (the prediction's ``pending``) and the trees' risk stands."""
         if not rows:
             return Prediction([], np.zeros(0), np.zeros(0, dtype=bool))
         words, claims = (self.words, self.claims) if tagged is None else (self.words_t, self.claims_t)
@@ -280,18 +297,32 @@ class Models:
         blends = short is not None and short.blend < 1.0
         if calibrator is not None and (blends or not (reads_short & ~lacks).all()):  # the trees' calibrator is read
             risk = self.run(calibrator, calibrator_rows(claim_p, matrix, features))
-        if reads_short.any():
-            verified = None
-            if reads_verifier(short.features):
-                if verify is None:
-                    raise ConfigError("this local judge's short-context calibrator reads the claim verifier: "
-                                      "pass verify= to Models.predict")
-                verified = verify().columns
-            short_risk = self.run(short.session, calibrator_rows(claim_p, matrix, short.features, verified))
-            if short.blend < 1.0:
-                short_risk = short.blend * short_risk + (1.0 - short.blend) * risk
-            risk = np.where(reads_short, np.where(lacks, np.maximum(short_risk, risk), short_risk), risk)
-        return Prediction(per_claim, risk, by_rule)
+        pending = Pending(claim_p, matrix, risk, reads_short, lacks, tagged is not None)
+        if not reads_short.any():
+            return Prediction(per_claim, risk, by_rule)
+        if reads_verifier(short.features) and verify is None:
+            return Prediction(per_claim, risk, by_rule, pending)
+        return Prediction(per_claim, self._short_risk(pending, verify), by_rule)
+
+    def with_verifier(self, prediction: Prediction, verify: Callable[[], V.Verdicts]) -> Prediction:
+        """``prediction`` with its short-context calibrator read, the claim verifier's probabilities (``verify``)
+        among its inputs (``Prediction.pending``); the trees are not read again. A final prediction is returned as
+        it is."""
+        if prediction.pending is None:
+            return prediction
+        return prediction._replace(claim_p=self._short_risk(prediction.pending, verify), pending=None)
+
+    def _short_risk(self, pending: Pending, verify: Optional[Callable[[], V.Verdicts]]) -> np.ndarray:
+        """The claims' risk with the short-context calibrator read where it reads them: its risk (averaged with the
+        trees' calibrated risk by its ``blend``), and the higher of the two for a claim with a number the evidence
+        lacks."""
+        short = self.short_t if pending.tagged else self.short
+        verified = verify().columns if reads_verifier(short.features) and verify is not None else None
+        short_risk = self.run(short.session, calibrator_rows(pending.raw, pending.matrix, short.features, verified))
+        risk = pending.risk
+        if short.blend < 1.0:
+            short_risk = short.blend * short_risk + (1.0 - short.blend) * risk
+        return np.where(pending.reads_short, np.where(pending.lacks, np.maximum(short_risk, risk), short_risk), risk)
 
 
 @lru_cache(maxsize=4)
