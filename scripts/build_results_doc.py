@@ -9,7 +9,7 @@ DOCS = Path(__file__).resolve().parents[1] / "docs"
 ORDER = ["eval", "lexical", "local_judge", "shape", "typed_edits", "meaning3", "assistant", "written_sets",
          "calibration",
          "claim_verifier", "citations",
-         "gate", "llm", "hybrid", "ablation", "facets", "server", "engine", "generalization"]
+         "gate", "llm", "hybrid", "ablation", "facets", "server", "mlflow", "engine", "generalization"]
 
 
 def main() -> None:
