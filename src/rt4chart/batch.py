@@ -81,8 +81,8 @@ class BatchSummary:
         self.answer_labels[item.label.value] += 1
         for claim in item.claims:
             self.claim_labels[claim.label.value] += 1
-        for checked in (item.citation_check or {}).get("claims", ()):
-            self.citations[checked["status"]] += 1
+        for checked in item.citation_check.claims if item.citation_check is not None else ():
+            self.citations[checked.status] += 1
         if reused:
             self.reused += 1
             return

@@ -153,6 +153,39 @@ class Claim(_Frozen):
     citations: tuple[Citation, ...] = ()
 
 
+#: a claim's citation status (``rt4chart.audit.citations.CitationStatus``'s values)
+CitationStatusName = Literal["supported", "misattributed", "unsupported", "contradicted_by_cited", "uncited", "invalid",
+                             "not_needed"]
+
+
+class ClaimCitationCheck(_Frozen):
+    """One claim's citation check (``rt4chart.audit.citations.ClaimCitation``): the passages it cites (numbered from
+    1), its status, the cited passages that support it, why, the judge's risk against them, and the passages that
+    hold the audit's evidence for it."""
+
+    claim: int
+    passages: tuple[int, ...]
+    status: CitationStatusName
+    relevant: tuple[int, ...] = ()
+    reason: str = ""
+    score: Optional[float] = None
+    evidence_passages: tuple[int, ...] = ()
+
+
+class CitationCheck(_Frozen):
+    """An answer's citation check (``rt4chart.audit.citations.CitationReport``): citation recall and precision over
+    its claims, the claims that need a citation, the citations made, the count of each status and each claim's
+    check."""
+
+    recall: Optional[float] = None
+    precision: Optional[float] = None
+    f1: Optional[float] = None
+    claims_needing: int = 0
+    citations: int = 0
+    counts: dict[str, int] = Field(default_factory=dict)
+    claims: tuple[ClaimCitationCheck, ...] = ()
+
+
 class NotClaim(_Frozen):
     """A sentence of the answer that states nothing the context could support or contradict (a greeting, thanks,
     "Hope that helps!", "You've got several options:"): kept with its answer span, never judged, and never part of
@@ -275,10 +308,10 @@ class AuditResult(_Frozen):
     errors: tuple[RecordError, ...] = ()
     #: the answer's sentences that state nothing (``NotClaim``); left out of ``to_json`` when there are none
     not_claims: tuple[NotClaim, ...] = ()
-    #: the check of the answer's citations against its passages (``rt4chart.audit.citations.CitationReport``'s
-    #: JSON), when the auditor checks citations and the context is a list of passages; else None and left out of
+    #: the check of the answer's citations against its passages (``rt4chart.audit.citations.CitationReport``),
+    #: when the auditor checks citations and the context is a list of passages; else None and left out of
     #: ``to_json``
-    citation_check: Optional[dict] = None
+    citation_check: Optional[CitationCheck] = None
 
     def json_exclude(self) -> Optional[set[str]]:
         """The fields a result's JSON leaves out: ``citation_check`` where none was made, ``not_claims`` where the

@@ -100,7 +100,7 @@ def test_an_auditor_that_checks_citations_writes_them_into_the_result():
     auditor = build_auditor("lexical", citations=True)
     listed = asyncio.run(auditor.audit({"id": "r", "context": PASSAGES,
                                         "answer": "Tickets cost twelve euros for adults [1]."}))
-    assert listed.citation_check["counts"]["misattributed"] == 1
+    assert listed.citation_check.counts["misattributed"] == 1
     assert listed.to_json()["citation_check"]["claims"][0]["passages"] == [1]
     # a string context has no passages to cite: no check, and no key in the output
     joined = asyncio.run(auditor.audit({"id": "s", "context": " ".join(PASSAGES),
@@ -117,7 +117,7 @@ def test_by_default_an_answer_with_markers_over_passages_has_its_citations_check
     auditor = build_auditor("lexical")
     cited = asyncio.run(auditor.audit({"id": "r", "context": PASSAGES,
                                        "answer": "Tickets cost twelve euros for adults [1]."}))
-    assert cited.citation_check["counts"]["misattributed"] == 1
+    assert cited.citation_check.counts["misattributed"] == 1
     # no marker: nothing to check, so no key in the output
     plain = asyncio.run(auditor.audit({"id": "s", "context": PASSAGES, "answer": "Tickets cost twelve euros."}))
     assert plain.citation_check is None and "citation_check" not in plain.to_json()
@@ -127,7 +127,7 @@ def test_by_default_an_answer_with_markers_over_passages_has_its_citations_check
 
 def _checked(record):
     auditor = build_auditor("lexical", citations=True)
-    return asyncio.run(auditor.audit({"id": "p", "context": PASSAGES, **record})).citation_check
+    return asyncio.run(auditor.audit({"id": "p", "context": PASSAGES, **record})).citation_check.model_dump(mode="json")
 
 
 def test_anthropic_content_blocks_cite_by_document_index_from_zero():

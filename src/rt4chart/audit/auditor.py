@@ -22,7 +22,8 @@ from ..evidence import content_words
 from ..text.language import NAMES, language
 from ..text.segment import make_chunks, split_sentences
 from ..types import (
-    AuditResult, Chunk, Claim, ClaimVerdict, Judgment, Label, Record, RecordError, Sentence, Span, merge_intervals,
+    AuditResult, Chunk, CitationCheck, Claim, ClaimVerdict, Judgment, Label, Record, RecordError, Sentence, Span,
+    merge_intervals,
 )
 from .calibration import Calibration, fingerprint_with, load_calibration
 from .citations import attach_citations, check_citations
@@ -181,7 +182,7 @@ class Auditor:
                 result = self.calibration.apply(result)
             if self.checks_citations(rec, result):
                 report = await check_citations(result, rec.passages, self.judge)
-                result = result.model_copy(update={"citation_check": report.to_json()})
+                result = result.model_copy(update={"citation_check": CitationCheck.model_validate(report.to_json())})
             usage = meter.total.model_copy(update={"seconds": round(time.perf_counter() - started, 6)})
         return result.model_copy(update={"usage": usage, "errors": (*result.errors, *meter.notes)})
 
