@@ -164,11 +164,9 @@ def result_line(index: int, item: Union[AuditResult, RecordError], rid: Any,
     when ``cascade`` routed it) or its error line."""
     if isinstance(item, RecordError):
         return error_line(index, rid, item)
-    line = item.to_json()
-    line["index"] = index
-    if cascade is not None and index in cascade.risks:
-        line["risk"], line["routed"] = cascade.risks[index], "verified"
-    return line
+    if cascade is not None and index in cascade.risks:  # a verified row carries the gate's risk as an accepted one
+        item = item.model_copy(update={"risk": cascade.risks[index], "routed": "verified"})
+    return {**item.to_json(), "index": index}
 
 
 async def _retry_errors(
