@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Container, Coroutine, Iterable,
 
 from .audit.auditor import Auditor
 from .errors import ConfigError, InputError
-from .io import FieldMap, ResultLine, Row, checked_rows, read_results
+from .io import FieldMap, ResultLine, Row, checked_rows, id_key, read_results
 from .resume import OutputLine, completed_keys, fsync_dir, retry_path, row_key, scan_output
 from .types import AuditResult, Label, Record, RecordError
 
@@ -130,7 +130,7 @@ _TRANSIENT = frozenset({"backend", "judge"})
 def read_baseline(path: Union[str, Path]) -> dict[str, ResultLine]:
     """The results of an earlier run by id (``io.read_results``, which raises ``InputError`` naming the line of a
     damaged file); error lines are left out: their records are audited again."""
-    return {str(line.id): line for line in read_results(path) if line.result is not None}
+    return {id_key(line.id): line for line in read_results(path) if line.result is not None}
 
 
 def reusable(line: Optional[ResultLine], rec: Record, fingerprint: str) -> bool:
@@ -293,9 +293,9 @@ async def run_batch_async(
                 continue
             order.append(index)
             ids[index] = rid
-            if baseline is not None and isinstance(rec, Record) and reusable(baseline.get(str(rec.id)), rec,
+            if baseline is not None and isinstance(rec, Record) and reusable(baseline.get(id_key(rec.id)), rec,
                                                                                auditor.fingerprint):
-                line = baseline[str(rec.id)]
+                line = baseline[id_key(rec.id)]
                 pending[index] = {**line.data, "index": index}
                 summary.add(line.result, reused=True)
                 if on_result is not None:

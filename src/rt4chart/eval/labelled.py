@@ -11,7 +11,7 @@ from typing import Any, NamedTuple, Optional, Sequence
 
 from ..audit.calibration import scored_decision
 from ..errors import ConfigError, InputError
-from ..io import FieldMap, checked_rows, json_objects, read_rows
+from ..io import FieldMap, checked_rows, id_key, json_objects, read_rows
 from ..types import Record
 from .datasets import EvalRecord, group_key
 from .predictions import Prediction, span_pairs
@@ -90,10 +90,10 @@ def results_of(labelled: Sequence[Labelled], results_path: str) -> list[dict]:
     of these very answers, without a calibration."""
     by_id: dict[str, dict] = {}
     for obj in json_objects(results_path):
-        by_id.setdefault(str(obj.get("id")), obj)
+        by_id.setdefault(id_key(obj.get("id")), obj)
     out = []
     for rec, _, _ in labelled:
-        line = by_id.get(str(rec.id))
+        line = by_id.get(id_key(rec.id))
         if line is None:
             raise InputError(f"{results_path} has no result for this record", record=rec.id, field="id")
         if "claims" not in line:
