@@ -365,13 +365,14 @@ class LocalJudge:
                                         score=round(q, 4), spans=spans,
                                         reason=f"P(hallucinated)={q:.2f}: {why} the closest evidence sentence",
                                         prompt_version=version, rule=rows_i.rule if forced else None))
-                elif verdicts is not None and V.says_otherwise(verdicts.columns[i]):
+                elif verdicts is not None and verdicts.says_otherwise(i):
                     # the claim verifier reads a window of the evidence as saying otherwise
                     at = verdicts.against[i]
                     out.append(Judgment(label=Label.CONTRADICTED, evidence=tuple(texts[k] for k in at),
                                         evidence_ids=tuple((k,) for k in at), score=round(q, 4), spans=spans,
                                         reason=f"P(hallucinated)={q:.2f}: the claim verifier reads the evidence as "
-                                        f"saying otherwise (P(contradiction)={verdicts.columns[i][2]:.2f})",
+                                        "saying otherwise (P(contradiction)="
+                                        f"{verdicts.column('v_contradiction')[i]:.2f})",
                                         prompt_version=version))
                 else:
                     # the likeliest words the evidence lacks (a word the model flags but the evidence has, or a

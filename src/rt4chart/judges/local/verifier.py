@@ -127,6 +127,14 @@ class Verdicts(NamedTuple):
     decided: list[tuple[int, ...]]
     against: list[tuple[int, ...]]
 
+    def column(self, name: str) -> np.ndarray:
+        """One of ``COLUMNS`` for every claim (``v_entailment``, ``v_neutral``, ``v_contradiction``)."""
+        return self.columns[:, COLUMNS.index(name)]
+
+    def says_otherwise(self, i: int) -> bool:
+        """True when claim ``i``'s windows read the evidence as saying otherwise (``says_otherwise``)."""
+        return says_otherwise(self.columns[i])
+
 
 def read_windows(verifier: "Verifier", texts: Sequence[str], orders: Sequence[Sequence[int]],
                  claims: Sequence[str]) -> Verdicts:
