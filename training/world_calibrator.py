@@ -254,6 +254,60 @@ def shift(data: dict[str, dict], sources, feat, threshold: float) -> tuple[float
     return logit(threshold) - logit(cut), cut, float((r[y == 1] >= cut).mean()), float((r[y == 0] >= cut).mean())
 
 
+def blended_scores(d: dict, pair: list, names, blend: float, offset: float,
+                   skip_below: float = R.SKIP_TAGGER_BELOW) -> np.ndarray:
+    """Each record's answer risk as the judge composes a blended short calibrator's (``Short.blend``): per claim,
+    ``blend`` times the short calibrator's risk (its logit moved by ``offset``) plus the rest times the trees'
+    calibrated risk (``cal``, or ``cal_t`` where the record reads the tagger), the higher of the two where the claim
+    has a number the evidence lacks; the answer's risk is its riskiest claim's."""
+    q0 = pair[0].predict_proba(design(d, names[0], False))[:, 1]
+    q1 = pair[1].predict_proba(design(d, names[1], True))[:, 1]
+    lacks = d["matrix"][:, COLUMNS.index("c_missing_numbers")] > 0
+    rec = d["record"]
+    out = []
+    for r in np.unique(rec):
+        idx = rec == r
+        needs = d["short"][idx].any() or d["by_rule"][idx].any() or q0[idx].max() >= skip_below
+        q = np.clip((q1 if needs else q0)[idx], 1e-6, 1 - 1e-6)
+        short = 1.0 / (1.0 + np.exp(-(np.log(q / (1 - q)) + offset)))
+        trees = (d["cal_t"] if d["needs"][idx].any() else d["cal"])[idx]
+        mixed = blend * short + (1.0 - blend) * trees
+        out.append(np.where(lacks[idx], np.maximum(mixed, trees), mixed).max())
+    return np.array(out)
+
+
+def f1_at(risk: np.ndarray, y: np.ndarray, threshold: float) -> float:
+    flagged = risk >= threshold
+    tp = float((flagged & (y == 1)).sum())
+    return 2 * tp / max(1.0, float(flagged.sum() + (y == 1).sum()))
+
+
+def shift_for_f1(data: dict[str, dict], sources, targets, feat, blend: float, threshold: float
+                 ) -> tuple[float, dict[str, float]]:
+    """The logit shift of the short calibrator that makes the judge's blended answer risk, cut at its ``threshold``,
+    best on ``targets``: the highest mean answer F1 (hallucinated = positive) over the target sources, each weighing
+    the same. A target among the fitted ``sources`` is scored out of fold (by record); the others by the pair fitted
+    on ``sources``."""
+    pair = fit_pair(data, sources, feat)
+    parts: dict[str, list] = {}
+    for t in targets:
+        if t in sources:
+            parts[t] = [(held, fit_pair({**data, t: fitted}, sources, feat)) for fitted, held in _folds(data[t])]
+        else:
+            parts[t] = [(data[t], pair)]
+    grid = np.round(np.arange(-4.0, 4.0001, 0.1), 2)
+    best, best_f1 = 0.0, {}
+    for offset in grid:
+        f1 = {}
+        for t, pieces in parts.items():
+            r = np.concatenate([blended_scores(h, p, feat, blend, offset) for h, p in pieces])
+            y = np.concatenate([labels(h) for h, _ in pieces])
+            f1[t] = f1_at(r, y, threshold)
+        if not best_f1 or np.mean(list(f1.values())) > np.mean(list(best_f1.values())) + 1e-9:
+            best, best_f1 = float(offset), f1
+    return best, best_f1
+
+
 def fit(args) -> None:
     data, below = rows_read(args)
     feat = CANDIDATES[args.features]
@@ -265,9 +319,22 @@ def fit(args) -> None:
         for name in (V.VERIFIER_MODEL, V.VERIFIER_CARD):
             shutil.copy(Path(args.verifier_dir) / name, out / name)
     threshold = json.loads((out / CARD).read_text())["threshold"]
-    offset, cut, recall, flagged = shift(data, sources, feat, threshold)
-    print(f"[shift] balanced cut {cut:.3f} (out of source: {recall:.3f} of the not-entailed pairs flagged, "
-          f"{flagged:.3f} of the entailed): logit shift {offset:+.3f} puts it at the judge's threshold {threshold}")
+    if args.logit_shift is not None:
+        offset = args.logit_shift
+        shifted_so = f"the short calibrator's logit moved by {offset:+.2f} (given: --logit-shift)"
+        print(f"[shift] {shifted_so}")
+    elif args.shift_on:
+        targets = args.shift_on.split(",")
+        offset, f1 = shift_for_f1(data, sources, targets, feat, args.blend, threshold)
+        shifted_so = (f"the blended answer risk cut at the judge's threshold has the highest mean answer F1 over "
+                      f"{', '.join(targets)}: " + ", ".join(f"{t} {v:.3f}" for t, v in f1.items()))
+        print(f"[shift] logit shift {offset:+.2f}: {shifted_so}")
+    else:
+        offset, cut, recall, flagged = shift(data, sources, feat, threshold)
+        print(f"[shift] balanced cut {cut:.3f} (out of source: {recall:.3f} of the not-entailed pairs flagged, "
+              f"{flagged:.3f} of the entailed): logit shift {offset:+.3f} puts it at the judge's threshold {threshold}")
+        shifted_so = (f"the judge's threshold is the balanced cut (highest Youden's J) of the out-of-source "
+                      f"risks: {recall:.3f} of the not-entailed NLI pairs flagged, {flagged:.3f} of the entailed")
     pair = fit_pair(data, sources, feat)
     export(pair[0], 1 + len(feat[0]), out / CALIBRATOR_SHORT, offset)
     export(pair[1], 1 + len(feat[1]), out / CALIBRATOR_SHORT_T, offset)
@@ -282,14 +349,15 @@ def fit(args) -> None:
                      f"the {SHORT_QUANTILE:.3%} quantile of RAGTruth train's context lengths",
             "trees": 200, "leaves": 15, "learning_rate": 0.05, "min_samples_leaf": 100,
             "logit_shift": round(offset, 4),
-            "shifted_so": f"the judge's threshold is the balanced cut (highest Youden's J) of the out-of-source "
-                          f"risks: {recall:.3f} of the not-entailed NLI pairs flagged, {flagged:.3f} of the entailed",
+            "shifted_so": shifted_so,
             "fitted_on": "each record's riskiest claim, label not entailed / hallucinated = 1, every source weighing "
                          "the same (breaking_nli half): python -m training.world_rows, then python -m "
                          f"training.world_calibrator fit --features {args.features}"
                          + (" --every" if args.every else "")
                          + (f" --sources {args.sources}" if args.sources else "")
-                         + (f" --blend {args.blend}" if args.blend != 1.0 else ""),
+                         + (f" --blend {args.blend}" if args.blend != 1.0 else "")
+                         + (f" --shift-on {args.shift_on}" if args.shift_on and args.logit_shift is None else "")
+                         + (f" --logit-shift {args.logit_shift}" if args.logit_shift is not None else ""),
             "sources": fitted_on, "selected_by": "leave-one-source-out: python -m training.world_calibrator select"}
     # the versions name the files that decide (as training.train_local_judge writes them), the short ones too
     files = (WORD_MODEL, CLAIM_MODEL, CALIBRATOR, CALIBRATOR_SHORT)
@@ -320,6 +388,12 @@ def main(argv=None) -> None:
                     "domains)")
     ap.add_argument("--blend", type=float, default=1.0,
                     help="the calibrator's weight beside the trees' calibrator in the judge's risk (1: its risk alone)")
+    ap.add_argument("--shift-on", default=None,
+                    help="choose the short calibrator's logit shift for the best mean answer F1 of the blended risk "
+                    "at the judge's threshold over these sources (comma-separated; e.g. ragtruth-qa,"
+                    "ragtruth-summary,ragtruth-data2txt,written) instead of the balanced cut of the fitted sources")
+    ap.add_argument("--logit-shift", type=float, default=None,
+                    help="move the short calibrator's logit by this much instead of choosing the shift")
     args = ap.parse_args(argv)
     (select if args.stage == "select" else fit)(args)
 

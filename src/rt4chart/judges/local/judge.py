@@ -388,8 +388,15 @@ class LocalJudge:
             # best first (the greedy cover's order), and never a sentence that says otherwise
             quotes, ids = premise(texts, ev.index.supporting(claim.text, a.order)[:3]) \
                 if a is not None and a.order else ((), ())
+            read = ""
+            if not quotes and verdicts is not None and verdicts.decided[i] and \
+                    verdicts.column("v_entailment")[i] >= V.ENTAILS:
+                # no sentence holds its words, but the claim verifier reads it in a window: that window decided
+                quotes, ids = premise(texts, verdicts.decided[i])
+                read = (f"; the claim verifier reads it in the evidence (P(entailment)="
+                        f"{verdicts.column('v_entailment')[i]:.2f})")
             out.append(Judgment(label=Label.ENTAILED, evidence=quotes, evidence_ids=ids, score=round(q, 4),
-                                reason=f"P(hallucinated)={q:.2f} < {threshold:.2f}"
+                                reason=f"P(hallucinated)={q:.2f} < {threshold:.2f}" + read
                                 + ("; the evidence holds the claim word for word" if copied else "")
                                 + ("" if quotes else "; no evidence sentence supports its words"
                                    if a is not None and a.order else "; nothing in the claim to check against the "

@@ -161,6 +161,8 @@ def read_windows(verifier: "Verifier", texts: Sequence[str], orders: Sequence[Se
 #: a flagged claim is contradicted, not baseless, when a window's P(contradiction) reaches this and its best window's
 #: P(neutral)
 CONTRADICTS = 0.5
+#: a claim's best window at or above this P(entailment) is the verifier reading it in the evidence
+ENTAILS = 0.5
 
 
 def says_otherwise(columns: np.ndarray) -> bool:
