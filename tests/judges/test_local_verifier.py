@@ -10,6 +10,7 @@ import pytest
 from rt4chart.errors import ConfigError
 from rt4chart.judges import local
 from rt4chart.judges.local import models as M
+from rt4chart.judges.local import rules as R
 from rt4chart.judges.local import verifier as V
 
 
@@ -163,3 +164,32 @@ def test_the_shipped_verifier_gives_the_recorded_probabilities():
     # the recording says so
     for faithful, changed, f_rec, c_rec in zip(got[::2], got[1::2], pairs[::2], pairs[1::2]):
         assert (faithful[0] > changed[0]) == (f_rec["probabilities"][0] > c_rec["probabilities"][0])
+
+
+@pytest.mark.parametrize("entailment, quoted", [(0.9, True), (0.3, False)])
+def test_an_entailed_claim_no_sentence_holds_takes_the_verifiers_window_as_evidence(entailment, quoted):
+    from rt4chart.judges.local.judge import Scores
+    from rt4chart.types import Claim, Label, Span
+
+    judge = local.LocalJudge()
+    context = "The library lends up to 8 books at a time. It is closed on Sundays."
+    # a long answer (past the rules that decide a short one's unseen claims), its last claim in other words
+    texts = ["The library lends up to 8 books at a time."] * (R.TYPED_MAX_CLAIMS + 1) + \
+        ["Patrons may take home several volumes simultaneously."]
+    claims = [Claim(text=t, index=i, sentence_index=i, answer_spans=(Span(start=0, end=len(t)),))
+              for i, t in enumerate(texts)]
+    ev = judge.evidence(context)
+    rows = judge.rows(claims, ev, None)
+    assert rows[-1].assessment is None or not rows[-1].assessment.order  # no sentence shares its words
+    n = len(claims)
+    scores = Scores(rows, [np.zeros(len(r.spans)) for r in rows], np.full(n, 0.05), np.zeros(n, dtype=bool),
+                    tagged=False)
+    verdicts = V.Verdicts(np.array([[0.9, 0.05, 0.05]] * (n - 1) + [[entailment, 0.05, 0.05]]), [(0,)] * n,
+                          [(1,)] * n)
+    judged = judge._judgments(claims, ev, scores, verdicts)[-1]
+    assert judged.label == Label.ENTAILED
+    if quoted:
+        assert judged.evidence == ("The library lends up to 8 books at a time.",) and judged.evidence_ids == ((0,),)
+        assert "claim verifier reads it in the evidence (P(entailment)=0.90)" in judged.reason
+    else:
+        assert judged.evidence == () and "verifier" not in judged.reason
