@@ -378,11 +378,11 @@ def short_models(tmp_path_factory):
     return d
 
 
-def test_the_shipped_judge_reads_the_claim_verifier_for_short_contexts():
+def test_the_shipped_judge_reads_the_claim_verifier_for_every_claim_blended_with_the_trees():
     models = local.LocalJudge()._models
     assert models.short is not None and models.short_t is not None and models.verifier is not None
     card = json.loads((local.model_dir() / local.CARD).read_text())["short_calibrator"]
-    assert set(V.COLUMNS) <= set(card["features"]) and card["below_chars"] < 1000
+    assert set(V.COLUMNS) <= set(card["features"]) and card["below_chars"] >= 10 ** 9 and 0 < card["blend"] < 1
     assert card["monotonic"]["v_entailment"] == -1 and card["monotonic"]["c_missing_numbers"] == 1
 
 

@@ -14,7 +14,9 @@ from typing import Any, Callable, NamedTuple, Optional, Sequence, Union
 import numpy as np
 
 from ...errors import ConfigError
-from ...evidence import derive, given_numbers, holds, one_edit, original_offset, premise, read_as, restated
+from ...evidence import (
+    content_words, derive, given_numbers, holds, one_edit, original_offset, premise, read_as, restated,
+)
 from ...types import Claim, Judgment, Label, Span, Stage
 from ..judge_options import LocalOptions
 from . import features as F
@@ -389,9 +391,10 @@ class LocalJudge:
             quotes, ids = premise(texts, ev.index.supporting(claim.text, a.order)[:3]) \
                 if a is not None and a.order else ((), ())
             read = ""
-            if not quotes and verdicts is not None and verdicts.decided[i] and \
+            if not quotes and verdicts is not None and verdicts.decided[i] and content_words(claim.text) and \
                     verdicts.column("v_entailment")[i] >= V.ENTAILS:
-                # no sentence holds its words, but the claim verifier reads it in a window: that window decided
+                # no sentence holds its words, but the claim verifier reads them in a window: that window decided
+                # (a claim with no content word states nothing to read: it keeps no evidence)
                 quotes, ids = premise(texts, verdicts.decided[i])
                 read = (f"; the claim verifier reads it in the evidence (P(entailment)="
                         f"{verdicts.column('v_entailment')[i]:.2f})")
