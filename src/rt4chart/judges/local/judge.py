@@ -57,6 +57,7 @@ class Scores:
     claim_p: np.ndarray  #: per claim: the answer's risk were it the riskiest (P(claim) without a calibrator)
     by_rule: np.ndarray  #: per claim: flagged by ``rules.decided_by_rule`` whatever the model says
     tagged: bool  #: whether the tagger read them (the semantic pair gave the probabilities)
+    verified: bool = False  #: whether a calibrator read the claim verifier for ``claim_p``
 
 
 class _Key(NamedTuple):
@@ -225,10 +226,10 @@ class LocalJudge:
             trees = self._models.with_verifier(trees, self._verify(claims, ev, rows))
         if not (semantic and self._models.has_tagger and rows) or not R.needs_tagger(
                 rows, trees.claim_p, trees.by_rule, calibrated=self._models.calibrator is not None):
-            return Scores(rows, trees.word_p, trees.claim_p, trees.by_rule, tagged=False)
+            return Scores(rows, trees.word_p, trees.claim_p, trees.by_rule, tagged=False, verified=trees.verified)
         tagged = self._models.predict(rows, self.tag(claims, ev, question, rows), spared=reading.spared,
                                       verify=self._verify(claims, ev, rows) if verify else None)
-        return Scores(rows, tagged.word_p, tagged.claim_p, tagged.by_rule, tagged=True)
+        return Scores(rows, tagged.word_p, tagged.claim_p, tagged.by_rule, tagged=True, verified=tagged.verified)
 
     def _verify(self, claims: Sequence[Claim], ev: F.FeatureEvidence, rows: Sequence[F.WordRows]
                 ) -> Callable[[], V.Verdicts]:
@@ -271,8 +272,7 @@ class LocalJudge:
             if key not in entry.judged:
                 scores = self.score(claims, entry.evidence, question, semantic=semantic, reading=entry.reading,
                                     verify=verify)
-                verdicts = self._verify(claims, entry.evidence, scores.rows)() \
-                    if verify and self._models.verifies(scores.rows, scores.tagged) else None
+                verdicts = self._verify(claims, entry.evidence, scores.rows)() if scores.verified else None
                 entry.judged[key] = self._judgments(claims, entry.evidence, scores, verdicts)
             return list(entry.judged[key])
 

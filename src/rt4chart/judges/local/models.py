@@ -134,6 +134,8 @@ class Prediction(NamedTuple):
     #: what a calibrator that reads the claim verifier still has to read (``Models.with_verifier``), or None when
     #: ``claim_p`` is final
     pending: Optional["Pending"] = None
+    #: whether a calibrator read the claim verifier for ``claim_p`` (the one decision of where the verifier counts)
+    verified: bool = False
 
 
 class Pending(NamedTuple):
@@ -240,15 +242,6 @@ class Models:
                 self._tagger = T.Tagger(*self._tagger_args)
         return self._tagger
 
-    def verifies(self, rows: Sequence[F.WordRows], tagged: bool) -> bool:
-        """True when a short-context calibrator that reads the claim verifier decides claims read as ``rows`` (the
-        trees' pair, or with ``tagged`` the tagger's): their evidence text is shorter than its cut."""
-        short = self.short_t if tagged else self.short
-        read = [r for r in rows if len(r.matrix)]
-        if short is None or not read or not reads_verifier(short.features):
-            return False
-        return bool(read[0].matrix[0, F.FEATURES.index("r_ev_chars")] < short.below)
-
     @staticmethod
     def run(session: Any, x: np.ndarray) -> np.ndarray:
         """P(positive) of each row of ``x`` from one tree model's session (its logit through a sigmoid)."""
@@ -298,11 +291,15 @@ class Models:
         if calibrator is not None and (blends or not (reads_short & ~lacks).all()):  # the trees' calibrator is read
             risk = self.run(calibrator, calibrator_rows(claim_p, matrix, features))
         pending = Pending(claim_p, matrix, risk, reads_short, lacks, tagged is not None)
-        if not reads_short.any():
-            return Prediction(per_claim, risk, by_rule)
-        if reads_verifier(short.features) and verify is None:
+        # the one decision of where the verifier counts: a calibrator that reads it decides this context's claims
+        # (all of them spared too: the verifier's reading still says which contradict the evidence)
+        verifies = short is not None and reads_verifier(short.features) and \
+            matrix[0, F.CLAIM_MODEL_FEATURES.index("r_ev_chars")] < short.below
+        if verifies and verify is None:
             return Prediction(per_claim, risk, by_rule, pending)
-        return Prediction(per_claim, self._short_risk(pending, verify), by_rule)
+        if not reads_short.any():
+            return Prediction(per_claim, risk, by_rule, verified=verifies)
+        return Prediction(per_claim, self._short_risk(pending, verify), by_rule, verified=verifies)
 
     def with_verifier(self, prediction: Prediction, verify: Callable[[], V.Verdicts]) -> Prediction:
         """``prediction`` with its short-context calibrator read, the claim verifier's probabilities (``verify``)
@@ -310,7 +307,7 @@ class Models:
         it is."""
         if prediction.pending is None:
             return prediction
-        return prediction._replace(claim_p=self._short_risk(prediction.pending, verify), pending=None)
+        return prediction._replace(claim_p=self._short_risk(prediction.pending, verify), pending=None, verified=True)
 
     def _short_risk(self, pending: Pending, verify: Optional[Callable[[], V.Verdicts]]) -> np.ndarray:
         """The claims' risk with the short-context calibrator read where it reads them: its risk (averaged with the
