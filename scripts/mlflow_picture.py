@@ -23,12 +23,12 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from live_server import free_port, shrink, wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDS = ROOT / "examples" / "integrations" / "mlflow_records.jsonl"
@@ -38,26 +38,8 @@ CHILD_ENV = {**os.environ, "MLFLOW_DISABLE_TELEMETRY": "true", "DO_NOT_TRACK": "
              "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))}
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def _wait(check, what: str, seconds: float = 180.0):
-    import httpx
-
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            found = check()
-        except httpx.HTTPError:
-            found = None
-        if found:
-            return found
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"waited {seconds:.0f} s for {what}")
-        time.sleep(0.5)
+    return wait_until(check, what, seconds, 0.5)
 
 
 def _screenshot(url: str, experiment_id: str, trace_id: str, output: Path, chromium: str) -> None:
@@ -90,19 +72,7 @@ def _screenshot(url: str, experiment_id: str, trace_id: str, output: Path, chrom
             page.screenshot(path=str(shot))
         finally:
             browser.close()
-    _shrink(shot, output)
-
-
-def _shrink(shot: Path, output: Path) -> None:
-    """A palette PNG, so that the picture stays small (a few hundred KB at most)."""
-    try:
-        from PIL import Image
-    except ImportError:
-        shutil.move(shot, output)
-        return
-    with Image.open(shot) as image:
-        image.convert("RGB").quantize(colors=128, method=Image.Quantize.MEDIANCUT).save(output, optimize=True)
-    shot.unlink()
+    shrink(shot, output)
 
 
 def main() -> int:
@@ -128,7 +98,7 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory(prefix="rt4chart-mlflow-picture-") as tmp:
         work = Path(tmp)
-        port = _free_port()
+        port = free_port()
         url = f"http://127.0.0.1:{port}"
         with open(work / "server.log", "wb") as log:
             proc = subprocess.Popen([args.mlflow_python, "-m", "mlflow", "server", "--backend-store-uri",

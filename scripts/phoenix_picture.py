@@ -23,12 +23,12 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from live_server import free_port, shrink, wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "integrations" / "openinference_traces.py"
@@ -39,26 +39,8 @@ CHILD_ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT 
                                                                        os.environ.get("PYTHONPATH")]))}
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def _wait(check, what: str, seconds: float = 120.0):
-    import httpx
-
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            found = check()
-        except httpx.HTTPError:
-            found = None
-        if found:
-            return found
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"waited {seconds:.0f} s for {what}")
-        time.sleep(0.3)
+    return wait_until(check, what, seconds, 0.3)
 
 
 def _send_example(url: str, work: Path) -> int:
@@ -109,19 +91,7 @@ def _screenshot(url: str, trace_id: str, output: Path, chromium: str) -> None:
             page.screenshot(path=str(shot))
         finally:
             browser.close()
-    _shrink(shot, output)
-
-
-def _shrink(shot: Path, output: Path) -> None:
-    """A palette PNG, so that the picture stays small (a few hundred KB at most)."""
-    try:
-        from PIL import Image
-    except ImportError:
-        shutil.move(shot, output)
-        return
-    with Image.open(shot) as image:
-        image.convert("RGB").quantize(colors=128, method=Image.Quantize.MEDIANCUT).save(output, optimize=True)
-    shot.unlink()
+    shrink(shot, output)
 
 
 def main() -> int:
@@ -146,9 +116,9 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory(prefix="rt4chart-phoenix-picture-") as tmp:
         work = Path(tmp)
-        port = _free_port()
+        port = free_port()
         env = {**os.environ, "PHOENIX_HOST": "127.0.0.1", "PHOENIX_PORT": str(port),
-               "PHOENIX_GRPC_PORT": str(_free_port()), "PHOENIX_WORKING_DIR": str(work / "phoenix"),
+               "PHOENIX_GRPC_PORT": str(free_port()), "PHOENIX_WORKING_DIR": str(work / "phoenix"),
                "PHOENIX_TELEMETRY_ENABLED": "false", "PHOENIX_ALLOW_EXTERNAL_RESOURCES": "false",
                "PHOENIX_LOG_MIGRATIONS": "false"}
         (work / "phoenix").mkdir()

@@ -19,13 +19,12 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from live_helpers import free_port, wait_until
 
 if os.environ.get("RT4CHART_MLFLOW") != "1" or importlib.util.find_spec("mlflow") is None:
     pytest.skip("the live MLflow check is opt-in: scripts/check_mlflow.sh (RT4CHART_MLFLOW=1, mlflow importable)",
@@ -56,24 +55,8 @@ print(json.dumps(dict(zip(rows["trace_id"], rows["rt4chart_groundedness/value"])
 """
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def _wait(check, what: str, seconds: float = 180.0):
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            found = check()
-        except httpx.HTTPError:
-            found = None
-        if found:
-            return found
-        if time.monotonic() > deadline:
-            raise AssertionError(f"waited {seconds:.0f} s for {what}")
-        time.sleep(0.5)
+    return wait_until(check, what, seconds, 0.5)
 
 
 @pytest.fixture(scope="module")
@@ -81,7 +64,7 @@ def server(tmp_path_factory):
     """An ``mlflow server`` of its own: loopback, a random port, a sqlite store and artifacts in a fresh folder, no
     telemetry; always stopped. Yields (url, sqlite URI)."""
     work = tmp_path_factory.mktemp("mlflow")
-    port = _free_port()
+    port = free_port()
     store = f"sqlite:///{work / 'mlflow.db'}"
     log_path = work / "server.log"
     log = open(log_path, "wb")

@@ -12,13 +12,12 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from live_helpers import free_port, wait_until
 
 if os.environ.get("RT4CHART_PHOENIX") != "1" or shutil.which("phoenix") is None:
     pytest.skip("the live Phoenix check is opt-in: scripts/check_phoenix.sh (RT4CHART_PHOENIX=1, phoenix on PATH)",
@@ -34,24 +33,8 @@ PROJECT = "rt4chart-live"
 LABELS = {True: "hallucinated", False: "supported", None: "needs review"}
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def _wait(check, what: str, seconds: float = 120.0):
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            found = check()
-        except httpx.HTTPError:
-            found = None
-        if found:
-            return found
-        if time.monotonic() > deadline:
-            raise AssertionError(f"waited {seconds:.0f} s for {what}")
-        time.sleep(0.3)
+    return wait_until(check, what, seconds, 0.3)
 
 
 @pytest.fixture(scope="module")
@@ -59,9 +42,9 @@ def phoenix(tmp_path_factory):
     """A ``phoenix serve`` of its own: loopback, random ports, a fresh working folder, no telemetry, no outside
     resources; always stopped."""
     work = tmp_path_factory.mktemp("phoenix")
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "PHOENIX_HOST": "127.0.0.1", "PHOENIX_PORT": str(port),
-           "PHOENIX_GRPC_PORT": str(_free_port()), "PHOENIX_WORKING_DIR": str(work),
+           "PHOENIX_GRPC_PORT": str(free_port()), "PHOENIX_WORKING_DIR": str(work),
            "PHOENIX_TELEMETRY_ENABLED": "false", "PHOENIX_ALLOW_EXTERNAL_RESOURCES": "false",
            "PHOENIX_LOG_MIGRATIONS": "false"}
     log = open(work / "phoenix.log", "wb")

@@ -1,0 +1,31 @@
+"""What the opt-in tests against real servers (``test_phoenix_live.py``, ``test_mlflow_live.py``) share: a free
+loopback port and a wait for a server's answer."""
+
+from __future__ import annotations
+
+import socket
+import time
+
+import httpx
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until(check, what: str, seconds: float, every: float):
+    """``check()``'s first true answer, asked every ``every`` seconds (an HTTP error counts as none yet); an
+    ``AssertionError`` naming ``what`` after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            found = check()
+        except httpx.HTTPError:
+            found = None
+        if found:
+            return found
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {seconds:.0f} s for {what}")
+        time.sleep(every)
