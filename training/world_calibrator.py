@@ -39,7 +39,7 @@ from rt4chart.judges.local import features as F
 from rt4chart.judges.local import rules as R
 from rt4chart.judges.local import tagger as T
 from rt4chart.judges.local import verifier as V
-from rt4chart.judges.local.models import reads_verifier
+from rt4chart.judges.local.models import blend_short, reads_verifier
 
 from .local_judge_onnx import export
 from .world_rows import RAGTRUTH, SOURCES, WRITTEN
@@ -271,8 +271,7 @@ def blended_scores(d: dict, pair: list, names, blend: float, offset: float,
         q = np.clip((q1 if needs else q0)[idx], 1e-6, 1 - 1e-6)
         short = 1.0 / (1.0 + np.exp(-(np.log(q / (1 - q)) + offset)))
         trees = (d["cal_t"] if d["needs"][idx].any() else d["cal"])[idx]
-        mixed = blend * short + (1.0 - blend) * trees
-        out.append(np.where(lacks[idx], np.maximum(mixed, trees), mixed).max())
+        out.append(blend_short(short, trees, blend, lacks[idx]).max())
     return np.array(out)
 
 

@@ -66,8 +66,8 @@ def test_the_verifier_gives_each_pair_its_own_row(tmp_path):
 
 def test_the_calibrator_reads_the_verifier_columns_its_card_names():
     matrix = np.arange(2 * len(local.features.CLAIM_MODEL_FEATURES), dtype=float).reshape(2, -1)
-    verified = np.array([[0.7, 0.2, 0.1], [0.1, 0.3, 0.6]])
-    rows = M.calibrator_rows(np.array([0.4, 0.9]), matrix, ("claim_p", "c_found_frac", "v_contradiction"), verified)
+    verdicts = V.Verdicts(np.array([[0.7, 0.2, 0.1], [0.1, 0.3, 0.6]]), [(0,), ()], [(0,), ()])
+    rows = M.calibrator_rows(np.array([0.4, 0.9]), matrix, ("claim_p", "c_found_frac", "v_contradiction"), verdicts)
     col = local.features.CLAIM_MODEL_FEATURES.index("c_found_frac")
     assert np.allclose(rows, [[0.4, matrix[0, col], 0.1], [0.9, matrix[1, col], 0.6]])
 
@@ -182,14 +182,30 @@ def test_an_entailed_claim_no_sentence_holds_takes_the_verifiers_window_as_evide
     rows = judge.rows(claims, ev, None)
     assert rows[-1].assessment is None or not rows[-1].assessment.order  # no sentence shares its words
     n = len(claims)
-    scores = Scores(rows, [np.zeros(len(r.spans)) for r in rows], np.full(n, 0.05), np.zeros(n, dtype=bool),
-                    tagged=False)
     verdicts = V.Verdicts(np.array([[0.9, 0.05, 0.05]] * (n - 1) + [[entailment, 0.05, 0.05]]), [(0,)] * n,
                           [(1,)] * n)
-    judged = judge._judgments(claims, ev, scores, verdicts)[-1]
+    scores = Scores(rows, [np.zeros(len(r.spans)) for r in rows], np.full(n, 0.05), np.zeros(n, dtype=bool),
+                    tagged=False, verdicts=verdicts)
+    judged = judge._judgments(claims, ev, scores)[-1]
     assert judged.label == Label.ENTAILED
     if quoted:
         assert judged.evidence == ("The library lends up to 8 books at a time.",) and judged.evidence_ids == ((0,),)
         assert "claim verifier reads it in the evidence (P(entailment)=0.90)" in judged.reason
     else:
         assert judged.evidence == () and "verifier" not in judged.reason
+
+
+def test_one_reading_names_the_risk_columns_the_flag_kind_and_the_quoted_window():
+    verdicts = V.Verdicts(np.array([[0.8, 0.1, 0.2], [0.1, 0.3, 0.6], [0.6, 0.3, 0.1]]), [(1, 2), (0,), ()],
+                          [(0,), (3,), ()])
+    assert np.allclose(verdicts.entailment, [0.8, 0.1, 0.6]) and np.allclose(verdicts.contradiction, [0.2, 0.6, 0.1])
+    assert [verdicts.says_otherwise(i) for i in range(3)] == [False, True, False]
+    # read in the evidence: P(entailment) at ENTAILS or above, and a window that decided (none: nothing to quote)
+    assert [verdicts.reads_in(i) for i in range(3)] == [True, False, False]
+
+
+def test_a_blended_short_calibrator_keeps_the_trees_risk_where_a_number_is_missing():
+    short, trees = np.array([0.2, 0.2, 0.9]), np.array([0.6, 0.6, 0.1])
+    got = M.blend_short(short, trees, 0.5, np.array([False, True, True]))
+    assert np.allclose(got, [0.4, 0.6, 0.5])
+    assert np.allclose(M.blend_short(short, trees, 1.0, np.array([False, True, False])), [0.2, 0.6, 0.9])

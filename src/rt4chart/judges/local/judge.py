@@ -57,7 +57,8 @@ class Scores:
     claim_p: np.ndarray  #: per claim: the answer's risk were it the riskiest (P(claim) without a calibrator)
     by_rule: np.ndarray  #: per claim: flagged by ``rules.decided_by_rule`` whatever the model says
     tagged: bool  #: whether the tagger read them (the semantic pair gave the probabilities)
-    verified: bool = False  #: whether a calibrator read the claim verifier for ``claim_p``
+    #: the claim verifier's reading, where a calibrator read it for ``claim_p``: it also decides the kind of flag
+    verdicts: Optional[V.Verdicts] = None
 
 
 class _Key(NamedTuple):
@@ -226,10 +227,10 @@ class LocalJudge:
             trees = self._models.with_verifier(trees, self._verify(claims, ev, rows))
         if not (semantic and self._models.has_tagger and rows) or not R.needs_tagger(
                 rows, trees.claim_p, trees.by_rule, calibrated=self._models.calibrator is not None):
-            return Scores(rows, trees.word_p, trees.claim_p, trees.by_rule, tagged=False, verified=trees.verified)
+            return Scores(rows, trees.word_p, trees.claim_p, trees.by_rule, tagged=False, verdicts=trees.verdicts)
         tagged = self._models.predict(rows, self.tag(claims, ev, question, rows), spared=reading.spared,
                                       verify=self._verify(claims, ev, rows) if verify else None)
-        return Scores(rows, tagged.word_p, tagged.claim_p, tagged.by_rule, tagged=True, verified=tagged.verified)
+        return Scores(rows, tagged.word_p, tagged.claim_p, tagged.by_rule, tagged=True, verdicts=tagged.verdicts)
 
     def _verify(self, claims: Sequence[Claim], ev: F.FeatureEvidence, rows: Sequence[F.WordRows]
                 ) -> Callable[[], V.Verdicts]:
@@ -272,8 +273,7 @@ class LocalJudge:
             if key not in entry.judged:
                 scores = self.score(claims, entry.evidence, question, semantic=semantic, reading=entry.reading,
                                     verify=verify)
-                verdicts = self._verify(claims, entry.evidence, scores.rows)() if scores.verified else None
-                entry.judged[key] = self._judgments(claims, entry.evidence, scores, verdicts)
+                entry.judged[key] = self._judgments(claims, entry.evidence, scores)
             return list(entry.judged[key])
 
     def _entry(self, claims: Sequence[Claim], evidence: str, question: Optional[str],
@@ -305,9 +305,9 @@ class LocalJudge:
         texts = self.evidence(evidence).index.texts
         return [premise(texts, order[:k]) for order in self.nearest(claims, evidence, question)]
 
-    def _judgments(self, claims: Sequence[Claim], ev: F.FeatureEvidence, scores: Scores,
-                   verdicts: Optional[V.Verdicts] = None) -> list[Judgment]:
+    def _judgments(self, claims: Sequence[Claim], ev: F.FeatureEvidence, scores: Scores) -> list[Judgment]:
         version = self._versions[scores.tagged]
+        verdicts = scores.verdicts
         threshold, word_threshold = self._cuts[scores.tagged]
         out = []
         texts = ev.index.texts
@@ -373,8 +373,7 @@ class LocalJudge:
                     out.append(Judgment(label=Label.CONTRADICTED, evidence=tuple(texts[k] for k in at),
                                         evidence_ids=tuple((k,) for k in at), score=round(q, 4), spans=spans,
                                         reason=f"P(hallucinated)={q:.2f}: the claim verifier reads the evidence as "
-                                        "saying otherwise (P(contradiction)="
-                                        f"{verdicts.column('v_contradiction')[i]:.2f})",
+                                        f"saying otherwise (P(contradiction)={verdicts.contradiction[i]:.2f})",
                                         prompt_version=version))
                 else:
                     # the likeliest words the evidence lacks (a word the model flags but the evidence has, or a
@@ -391,13 +390,11 @@ class LocalJudge:
             quotes, ids = premise(texts, ev.index.supporting(claim.text, a.order)[:3]) \
                 if a is not None and a.order else ((), ())
             read = ""
-            if not quotes and verdicts is not None and verdicts.decided[i] and content_words(claim.text) and \
-                    verdicts.column("v_entailment")[i] >= V.ENTAILS:
+            if not quotes and verdicts is not None and verdicts.reads_in(i) and content_words(claim.text):
                 # no sentence holds its words, but the claim verifier reads them in a window: that window decided
                 # (a claim with no content word states nothing to read: it keeps no evidence)
                 quotes, ids = premise(texts, verdicts.decided[i])
-                read = (f"; the claim verifier reads it in the evidence (P(entailment)="
-                        f"{verdicts.column('v_entailment')[i]:.2f})")
+                read = f"; the claim verifier reads it in the evidence (P(entailment)={verdicts.entailment[i]:.2f})"
             out.append(Judgment(label=Label.ENTAILED, evidence=quotes, evidence_ids=ids, score=round(q, 4),
                                 reason=f"P(hallucinated)={q:.2f} < {threshold:.2f}" + read
                                 + ("; the evidence holds the claim word for word" if copied else "")

@@ -80,15 +80,23 @@ def is_available(directory: Optional[Path] = None) -> bool:
 
 
 def calibrator_rows(claim_p: np.ndarray, claim_matrix: np.ndarray,
-                    features: Sequence[str] = CALIBRATOR_FEATURES, verified: Optional[np.ndarray] = None
+                    features: Sequence[str] = CALIBRATOR_FEATURES, verdicts: Optional[V.Verdicts] = None
                     ) -> np.ndarray:
     """The calibrator's input rows, one per claim: its probability, then the columns ``features[1:]`` of
     ``claim_matrix`` (whose columns are ``F.CLAIM_MODEL_FEATURES``, then, for the semantic stage, the tagger's
-    ``T.CLAIM_COLUMNS``), or of ``verified`` (the verifier's ``V.COLUMNS``). ``features`` is the list the model card
-    names (``CALIBRATOR_FEATURES`` for cards that name none)."""
+    ``T.CLAIM_COLUMNS``), or of the claim verifier's ``verdicts`` (``V.COLUMNS``). ``features`` is the list the model
+    card names (``CALIBRATOR_FEATURES`` for cards that name none)."""
     columns = F.CLAIM_MODEL_FEATURES + T.CLAIM_COLUMNS
-    return np.column_stack([claim_p] + [verified[:, V.COLUMNS.index(c)] if c in V.COLUMNS else
+    return np.column_stack([claim_p] + [verdicts.column(c) if verdicts is not None and c in V.COLUMNS else
                                         claim_matrix[:, columns.index(c)] for c in features[1:]])
+
+
+def blend_short(short_risk: np.ndarray, trees_risk: np.ndarray, blend: float, lacks: np.ndarray) -> np.ndarray:
+    """A blended short-context calibrator's risk of each claim (``Short.blend``): ``blend`` times its own risk plus
+    the rest times the trees' calibrated risk, and the higher of that and the trees' where the claim has a number the
+    evidence lacks (the claim verifier reads amounts worse than words: its number-form probes, docs/history.md)."""
+    mixed = blend * short_risk + (1.0 - blend) * trees_risk if blend < 1.0 else short_risk
+    return np.where(lacks, np.maximum(mixed, trees_risk), mixed)
 
 
 def reads_verifier(features: Sequence[str]) -> bool:
@@ -134,8 +142,9 @@ class Prediction(NamedTuple):
     #: what a calibrator that reads the claim verifier still has to read (``Models.with_verifier``), or None when
     #: ``claim_p`` is final
     pending: Optional["Pending"] = None
-    #: whether a calibrator read the claim verifier for ``claim_p`` (the one decision of where the verifier counts)
-    verified: bool = False
+    #: the claim verifier's reading where it counts for these claims (a calibrator that reads it decides their
+    #: context: the one decision of where the verifier counts), else None
+    verdicts: Optional[V.Verdicts] = None
 
 
 class Pending(NamedTuple):
@@ -297,29 +306,27 @@ class Models:
             matrix[0, F.CLAIM_MODEL_FEATURES.index("r_ev_chars")] < short.below
         if verifies and verify is None:
             return Prediction(per_claim, risk, by_rule, pending)
+        verdicts = verify() if verifies and verify is not None else None
         if not reads_short.any():
-            return Prediction(per_claim, risk, by_rule, verified=verifies)
-        return Prediction(per_claim, self._short_risk(pending, verify), by_rule, verified=verifies)
+            return Prediction(per_claim, risk, by_rule, verdicts=verdicts)
+        return Prediction(per_claim, self._short_risk(pending, verdicts), by_rule, verdicts=verdicts)
 
     def with_verifier(self, prediction: Prediction, verify: Callable[[], V.Verdicts]) -> Prediction:
-        """``prediction`` with its short-context calibrator read, the claim verifier's probabilities (``verify``)
-        among its inputs (``Prediction.pending``); the trees are not read again. A final prediction is returned as
-        it is."""
+        """``prediction`` with its short-context calibrator read, the claim verifier's reading (``verify``) among
+        its inputs (``Prediction.pending``) and carried as its ``verdicts``; the trees are not read again. A final
+        prediction is returned as it is."""
         if prediction.pending is None:
             return prediction
-        return prediction._replace(claim_p=self._short_risk(prediction.pending, verify), pending=None, verified=True)
+        verdicts = verify()
+        return prediction._replace(claim_p=self._short_risk(prediction.pending, verdicts), pending=None,
+                                   verdicts=verdicts)
 
-    def _short_risk(self, pending: Pending, verify: Optional[Callable[[], V.Verdicts]]) -> np.ndarray:
-        """The claims' risk with the short-context calibrator read where it reads them: its risk (averaged with the
-        trees' calibrated risk by its ``blend``), and the higher of the two for a claim with a number the evidence
-        lacks."""
+    def _short_risk(self, pending: Pending, verdicts: Optional[V.Verdicts]) -> np.ndarray:
+        """The claims' risk with the short-context calibrator read where it reads them (``blend_short``)."""
         short = self.short_t if pending.tagged else self.short
-        verified = verify().columns if reads_verifier(short.features) and verify is not None else None
-        short_risk = self.run(short.session, calibrator_rows(pending.raw, pending.matrix, short.features, verified))
-        risk = pending.risk
-        if short.blend < 1.0:
-            short_risk = short.blend * short_risk + (1.0 - short.blend) * risk
-        return np.where(pending.reads_short, np.where(pending.lacks, np.maximum(short_risk, risk), short_risk), risk)
+        short_risk = self.run(short.session, calibrator_rows(pending.raw, pending.matrix, short.features, verdicts))
+        return np.where(pending.reads_short, blend_short(short_risk, pending.risk, short.blend, pending.lacks),
+                        pending.risk)
 
 
 @lru_cache(maxsize=4)

@@ -119,9 +119,11 @@ def windows(texts: Sequence[str], order: Sequence[int], k: int = WINDOWS) -> lis
 
 
 class Verdicts(NamedTuple):
-    """The verifier's reading of claims against their windows: ``columns`` (one row per claim, ``COLUMNS``), the
-    sentence numbers of the window that decided each (highest P(entailment)) and of the window most against it
-    (highest P(contradiction))."""
+    """The verifier's reading of claims against their windows, one reading per claim set: what the short-context
+    calibrator reads for the risk (``column``) and what says which kind of flag a flagged claim gets
+    (``says_otherwise``) and which window an entailed claim quotes (``reads_in``). ``columns``: one row per claim
+    (``COLUMNS``); ``decided``: the sentence numbers of the window that decided each (highest P(entailment));
+    ``against``: those of the window most against it (highest P(contradiction))."""
 
     columns: np.ndarray
     decided: list[tuple[int, ...]]
@@ -131,9 +133,25 @@ class Verdicts(NamedTuple):
         """One of ``COLUMNS`` for every claim (``v_entailment``, ``v_neutral``, ``v_contradiction``)."""
         return self.columns[:, COLUMNS.index(name)]
 
+    @property
+    def entailment(self) -> np.ndarray:
+        """P(entailment) of each claim in its deciding window."""
+        return self.column("v_entailment")
+
+    @property
+    def contradiction(self) -> np.ndarray:
+        """The highest P(contradiction) of each claim over its windows."""
+        return self.column("v_contradiction")
+
     def says_otherwise(self, i: int) -> bool:
-        """True when claim ``i``'s windows read the evidence as saying otherwise (``says_otherwise``)."""
+        """True when claim ``i``'s windows read the evidence as saying otherwise (``CONTRADICTS``): a flagged claim
+        is then contradicted, quoting ``against[i]``."""
         return says_otherwise(self.columns[i])
+
+    def reads_in(self, i: int) -> bool:
+        """True when claim ``i``'s deciding window reads it in the evidence (P(entailment) at least ``ENTAILS``): an
+        entailed claim no sentence holds word for word then quotes ``decided[i]``."""
+        return bool(self.decided[i]) and float(self.entailment[i]) >= ENTAILS
 
 
 def read_windows(verifier: "Verifier", texts: Sequence[str], orders: Sequence[Sequence[int]],
