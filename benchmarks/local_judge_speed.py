@@ -85,10 +85,10 @@ def main() -> None:
     if args.runs < 1:
         sys.exit("--runs must be at least 1")
     records = pick(args.records, args.distinct_contexts)
-    full = LocalJudge(threads=args.threads, directory=args.model_dir)
+    full = LocalJudge(threads=args.threads, model_dir=args.model_dir)
     judges = [("lexical", Auditor(judge=LexicalJudge())),
               ("local, trees only (semantic=False)",
-               Auditor(judge=LocalJudge(threads=args.threads, directory=args.model_dir, semantic=False)))]
+               Auditor(judge=LocalJudge(threads=args.threads, model_dir=args.model_dir, no_tagger=True)))]
     if full.semantic:
         judges.append(("local (default: trees + MiniLM tagger at global verification)", Auditor(judge=full)))
     runs: dict[str, list[tuple[float, float, float]]] = {name: [] for name, _ in judges}

@@ -121,7 +121,7 @@ async def _refeature(args: argparse.Namespace) -> None:
     zero = Logistic(coef=tuple(0.0 for _ in FEATURES), intercept=0.0, threshold=0.5)
     backend = _Stored()
     auditor = Auditor(judge=HybridJudge(LocalJudge(), backend, combination=Combination(zero, zero, "refeature", {}),
-                                        route_words=None, route_rules=False))  # every claim's features
+                                        ask_max_words=None, rules_decide=False))  # every claim's features
     skipped = 0
     with Path(args.out).open("w") as f:
         for rid, old in by_record.items():

@@ -57,7 +57,7 @@ class ScriptedModel:
         self.reasoning = reasoning
         tok = plain_tokenizer(TOKENIZER)
         self.count = lambda text: len(tok.encode(text, add_special_tokens=False).ids)
-        self.judge = LocalJudge(semantic=False, threads=1)
+        self.judge = LocalJudge(no_tagger=True, threads=1)
 
     def _verdict(self, claim: str, evidence: str, question: str) -> dict:
         c = Claim(index=0, text=claim, sentence_index=0, answer_spans=(Span(start=0, end=len(claim)),))

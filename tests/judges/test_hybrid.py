@@ -18,6 +18,7 @@ from rt4chart.cli import main
 from rt4chart.errors import ConfigError
 from rt4chart.judges.combine import FEATURES, Combination, Logistic
 from rt4chart.judges.hybrid import HybridJudge
+from rt4chart.judges.judge_options import HybridOptions
 from rt4chart.judges.llm import Endpoint, build_backend
 from rt4chart.judges.local import LocalJudge
 from rt4chart.judges.registry import build_auditor, make_judge
@@ -106,7 +107,7 @@ def test_the_claims_no_rule_decided_are_asked_one_token_with_the_document_first(
 
 
 def test_a_long_context_is_the_local_judges_alone(serve, local):
-    """Past ``route_words`` words the small model was measured worse than the local judge: it is not asked, and
+    """Past ``ask_max_words`` words the small model was measured worse than the local judge: it is not asked, and
     every claim says so; with routing off, it is asked."""
     long_context = CONTEXT + " " + " ".join(f"Room {i} on the third floor is for group study." for i in range(15))
     record = {**RECORD, "context": long_context}
@@ -116,7 +117,7 @@ def test_a_long_context_is_the_local_judges_alone(serve, local):
     assert server.requests == [] and routed.usage.calls == 0
     assert [c.label for c in routed.claims] == [c.label for c in alone.claims]
     assert all(json.loads(c.raw)["decided_by"] == "local" and "words (over 120)" in c.reason for c in routed.claims)
-    asked = audit(hybrid(server, local, route_words=None), record)
+    asked = audit(hybrid(server, local, ask_max_words=None), record)
     assert len(server.requests) == asked.usage.calls == 2
 
 
@@ -238,6 +239,21 @@ def test_registry_slots_and_fingerprint(serve):
         make_judge("local", floor=0.0)
     with pytest.raises(ConfigError, match="--granularity batched configures the LLM judge"):
         make_judge("hybrid", base_url=server.base_url, model="m", granularity="batched")
+
+
+def test_the_hybrid_judge_is_built_from_its_options_object_and_cuts_as_the_audit_does(serve, tmp_path: Path):
+    server = serve(model)
+    card = tmp_path / "card.json"
+    card.write_text(json.dumps({**Combination.load().card, "version": "refitted"}))
+    auditor = build_auditor("hybrid", base_url=server.base_url, model="m", window=10, overlap=3, floor=0.2,
+                            combination=str(card), no_tagger=True)
+    judge = auditor.judge
+    assert isinstance(judge, HybridJudge) and (judge.window, judge.overlap) == (10, 3)  # the audit's W and O
+    assert judge.floor == 0.2 and judge.combination.version == "refitted"
+    assert not judge.local.semantic  # --no-tagger reaches its local judge
+    options = HybridOptions(floor=0.1, no_tagger=True)
+    direct = HybridJudge.from_options(options, judge.backend)
+    assert (direct.window, direct.overlap, direct.floor) == (25, 10, 0.1) and not direct.local.semantic
 
 
 def test_cli_audit_with_the_hybrid_judge(serve, tmp_path: Path, monkeypatch):

@@ -95,7 +95,7 @@ def test_the_hybrid_passes_on_the_local_ids_and_gives_its_premise_ids(serve, loc
                                      backoff_base=0.0, backoff_max=0.0))
     follows = Combination(hallucinated=_logistic(llm=1.0), contradicted=_logistic(local_entailed=10.0),
                           version="test", card={})
-    hybrid = HybridJudge(local, backend, combination=follows, route_words=None, route_rules=False)
+    hybrid = HybridJudge(local, backend, combination=follows, ask_max_words=None, rules_decide=False)
     cs = claims(CLAIMS[:3])
     alone = asyncio.run(local.judge(cs, CONTEXT, question=None, stage="global"))
     judgments = asyncio.run(hybrid.judge(cs, CONTEXT, question=None, stage="global"))

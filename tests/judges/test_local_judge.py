@@ -125,9 +125,9 @@ def test_a_model_of_another_feature_version_is_refused(tmp_path):
     card["feature_version"] = -1
     (tmp_path / local.CARD).write_text(json.dumps(card))
     with pytest.raises(ConfigError, match="feature version"):
-        local.LocalJudge(directory=tmp_path)
+        local.LocalJudge(model_dir=tmp_path)
     with pytest.raises(ConfigError, match="no trained local judge"):
-        local.LocalJudge(directory=tmp_path / "missing")
+        local.LocalJudge(model_dir=tmp_path / "missing")
 
 
 def test_supported_claims_score_lower_than_fabricated_ones():
@@ -186,7 +186,7 @@ def test_the_judge_reads_each_evidence_text_once_and_passes_what_it_read(monkeyp
 
 
 def test_the_judge_works_off_the_event_loop_and_keeps_the_last_few_claim_sets_only(monkeypatch):
-    judge = local.LocalJudge(semantic=False)
+    judge = local.LocalJudge(no_tagger=True)
     threads = []
     decide = judge._decide
     monkeypatch.setattr(judge, "_decide", lambda *a: threads.append(threading.get_ident()) or decide(*a))
@@ -283,7 +283,7 @@ def test_a_remark_about_the_sources_sharing_no_word_with_them_is_left_to_the_mod
 def test_a_claim_forced_to_baseless_points_at_its_likeliest_words(monkeypatch):
     ctx = "The trial lasts 14 days."
     text = "Zebras migrate through Kenyan savannas."
-    judge = local.LocalJudge(semantic=False)
+    judge = local.LocalJudge(no_tagger=True)
     score = judge.score
 
     def low_but_one(*args, **kwargs):  # the model finds only "Kenyan" likely hallucinated
@@ -387,7 +387,7 @@ def test_the_shipped_judge_reads_the_claim_verifier_for_every_claim_blended_with
 
 
 def test_a_context_shorter_than_the_cards_cut_is_read_by_the_short_context_calibrator(short_models):
-    models = local.LocalJudge(directory=short_models)._models
+    models = local.LocalJudge(model_dir=short_models)._models
     assert models.short is not None and models.short_t is not None
     claims = [_claim("The free trial lasts 14 days.")]
     for ctx, short in ((CTX, True), (" ".join([CTX] * 30), False)):
@@ -416,7 +416,7 @@ def test_a_missing_short_context_calibrator_is_a_clear_error(short_models, tmp_p
         d = tmp_path / name
         shutil.copytree(short_models, d, ignore=shutil.ignore_patterns(name))
         with pytest.raises(ConfigError, match=name):
-            local.LocalJudge(directory=d)
+            local.LocalJudge(model_dir=d)
 
 
 def test_the_calibrators_read_the_columns_their_cards_name_and_an_older_card_the_first_five(tmp_path):
@@ -442,7 +442,7 @@ def test_a_missing_calibrator_or_span_model_is_a_clear_error_and_an_older_card_r
     d = tmp_path / "models"
     shutil.copytree(local.model_dir(), d, ignore=shutil.ignore_patterns(name))
     with pytest.raises(ConfigError, match=name):
-        local.LocalJudge(directory=d)
+        local.LocalJudge(model_dir=d)
     for other in (local.CARD, local.TAGGER_CARD) if key == "calibrator" else ():
         # the short-context calibrators would decide these short claims, whatever the calibrator
         c = json.loads((d / other).read_text())
@@ -451,7 +451,7 @@ def test_a_missing_calibrator_or_span_model_is_a_clear_error_and_an_older_card_r
     card = json.loads((d / card_name).read_text())
     del (card["trees"] if semantic else card)[key]  # a model folder from before it: its thresholds are on the raw scale
     (d / card_name).write_text(json.dumps(card))
-    judge = local.LocalJudge(directory=d)
+    judge = local.LocalJudge(model_dir=d)
     assert judge.semantic
     claims = [_claim("The free trial lasts 14 days."), _claim("The free trial lasts 30 days.", 1)]
     old, new = judge.score(claims, CTX, None, semantic=semantic), local.LocalJudge().score(claims, CTX, None,
@@ -470,7 +470,7 @@ def test_without_the_trees_calibrator_the_tagger_skip_test_reads_the_raw_claim_p
     card = json.loads((d / local.CARD).read_text())
     del card["calibrator"]
     (d / local.CARD).write_text(json.dumps(card))
-    judge = local.LocalJudge(directory=d)
+    judge = local.LocalJudge(model_dir=d)
     sure = [_claim("The free trial lasts 14 days.")]
     raw = judge.score(sure, CTX, None).claim_p.max()  # the trees alone, uncalibrated
     monkeypatch.setattr(R, "SKIP_TAGGER_BELOW", 0.0)  # the calibrated level would always run the tagger

@@ -105,7 +105,7 @@ def test_the_semantic_stage_ships_and_runs_at_global_verification_only():
     assert "+tagger@" in at_global[0].prompt_version and "+tagger@" not in at_local[0].prompt_version
     assert at_global[0].label == Label.ENTAILED and at_global[1].score != at_local[1].score
     # without it, the same judge gives the trees' decision at both stages
-    plain = local.LocalJudge(semantic=False)
+    plain = local.LocalJudge(no_tagger=True)
     assert "+tagger@" not in asyncio.run(plain.judge(claims, ctx, question=None, stage="global"))[0].prompt_version
     # claims the trees alone find clearly supported skip the tagger
     sure = [_claim("The free trial lasts 14 days.")]
@@ -140,19 +140,19 @@ def test_a_semantic_stage_of_another_feature_version_is_refused_and_a_missing_on
                  V.VERIFIER_MODEL, V.VERIFIER_CARD, V.TOKENIZER):
         if (local.model_dir() / name).exists():  # the short-context calibrator and the verifier, where shipped
             shutil.copy(local.model_dir() / name, tmp_path / name)
-    assert not local.LocalJudge(directory=tmp_path).semantic  # trees only: still a working judge
+    assert not local.LocalJudge(model_dir=tmp_path).semantic  # trees only: still a working judge
     for name in (local.WORD_MODEL_T, local.CLAIM_MODEL_T, local.CALIBRATOR_T, local.SPAN_MODEL_T,
                  local.CALIBRATOR_SHORT_T, local.TAGGER_CARD, T.TAGGER_MODEL, T.TOKENIZER):
         if (local.model_dir() / name).exists():
             shutil.copy(local.model_dir() / name, tmp_path / name)
     M.load.cache_clear()  # loaded models are shared per directory
-    assert local.LocalJudge(directory=tmp_path).semantic
+    assert local.LocalJudge(model_dir=tmp_path).semantic
     card = json.loads((tmp_path / local.TAGGER_CARD).read_text())
     card["trees"]["feature_version"] = -1
     (tmp_path / local.TAGGER_CARD).write_text(json.dumps(card))
     M.load.cache_clear()
     with pytest.raises(ConfigError, match="semantic stage"):
-        local.LocalJudge(directory=tmp_path)
+        local.LocalJudge(model_dir=tmp_path)
 
 
 def test_no_tagger_option_keeps_the_trees_alone():
@@ -170,7 +170,7 @@ def test_the_tagger_loads_on_first_use_and_never_for_the_trees_alone(monkeypatch
     claims = [Claim(index=0, text="Zebras migrate through Kenyan savannas.", sentence_index=0,
                     answer_spans=(Span(start=0, end=39),))]
     ctx = "The museum opens at ten."  # a claim with no word in the evidence: the tagger is never skipped for it
-    trees = local.LocalJudge(semantic=False)
+    trees = local.LocalJudge(no_tagger=True)
     assert not trees.semantic and trees.threshold == models.card["threshold"]
     asyncio.run(trees.judge(claims, ctx, question=None, stage="global"))
     assert models._tagger is None

@@ -87,7 +87,7 @@ def test_a_short_context_calibrator_that_reads_a_missing_verifier_is_a_clear_err
     card["short_calibrator"] = {"features": ["claim_p", "v_entailment"], "below_chars": 665}
     (d / local.CARD).write_text(json.dumps(card))
     with pytest.raises(ConfigError, match=V.VERIFIER_MODEL):
-        local.LocalJudge(directory=d)
+        local.LocalJudge(model_dir=d)
 
 
 def test_a_claim_is_read_against_its_best_sentences_each_with_the_one_before_and_a_short_text_whole():

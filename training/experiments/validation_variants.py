@@ -131,7 +131,7 @@ def main() -> None:
     records = validation_records()[: args.limit]
     if args.shape:
         records = shape_records(records, args.shape, split="train", data_dir=data_dir())
-    judge = L.LocalJudge(threads=2, semantic=not args.no_tagger, directory=args.model_dir,
+    judge = L.LocalJudge(threads=2, no_tagger=args.no_tagger, model_dir=args.model_dir,
                          reads_question=args.reads_question)
     if args.max_len:
         judge._models.tagger.encoder.max_len = args.max_len

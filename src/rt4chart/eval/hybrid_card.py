@@ -11,7 +11,8 @@ claims is), NLI pairs by accuracy, and the threshold maximises their mean. Rows 
 user's labels say only whether an answer is hallucinated) keep the ``contradicted`` model of the card refitted.
 
 ``labelled_rows`` makes the rows of labelled answers from their audit by the hybrid judge in collecting mode
-(``collecting``: every claim asked, none routed), so that a cached reply of an earlier audit costs nothing.
+(``collecting``: every claim asked, none left to the local judge), so that a cached reply of an earlier audit costs
+nothing.
 """
 
 from __future__ import annotations
@@ -184,13 +185,13 @@ def fit_card(rows: Sequence[Mapping[str, Any]], *, version: str, fitted_for: Map
 
 
 def collecting(judge: HybridJudge) -> Combination:
-    """Set ``judge`` to collect rows: every claim asked, none routed to the local judge alone (routing is the
-    judge's, not the data's), under a combination of zeros (which names no model). Returns the combination it
+    """Set ``judge`` to collect rows: every claim asked, none left to the local judge alone (who decides is the
+    judge's choice, not the data's), under a combination of zeros (which names no model). Returns the combination it
     had."""
     zero = Logistic(coef=tuple(0.0 for _ in FEATURES), intercept=0.0, threshold=0.5)
     had = judge.combination
     judge.combination = Combination(zero, zero, "collect", {})
-    judge.route_words, judge.route_rules = None, False
+    judge.ask_max_words, judge.rules_decide = None, False
     return had
 
 

@@ -4,8 +4,8 @@ verdict on the claims where it was measured better than the local judge, and a f
 How it decides one answer at global verification (local verification is the local judge's alone):
 
 1. The local judge labels every claim against the full context (its score, rules and evidence sentences).
-2. **Routing: who decides.** The local verdict stands, and the model is not asked, where the local judge is the
-   better one (why: docs/results/hybrid.md): a context of more than ``route_words`` words (``ROUTE_MAX_WORDS``),
+2. **Who decides.** The local verdict stands, and the model is not asked, where the local judge is the
+   better one (why: docs/results/hybrid.md): a context of more than ``ask_max_words`` words (``ASK_MAX_WORDS``),
    and a claim one of the local judge's rules decided (a typed edit, a one-edit copy, an unseen claim,
    a verbatim copy: ``Judgment.rule``). Each claim's ``raw`` says who decided (``decided_by``: "local" or "both").
 3. **One-token verdicts.** Every other claim (``floor`` > 0 skips those the local judge scores under it) is asked, one
@@ -53,9 +53,10 @@ from ..meter import record_note
 from ..text.segment import make_chunks, split_sentences
 from ..types import Claim, Judgment, Label, RecordError, Stage
 from .combine import Combination, features, model_names, same_model
+from .judge_options import HybridOptions
 from .local import LocalJudge
 
-__all__ = ["HybridJudge", "HYBRID_PROMPT_VERSION", "MAX_DOCUMENT_WORDS", "REFIT", "ROUTE_MAX_WORDS"]
+__all__ = ["HybridJudge", "HYBRID_PROMPT_VERSION", "MAX_DOCUMENT_WORDS", "REFIT", "ASK_MAX_WORDS"]
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +65,7 @@ HYBRID_PROMPT_VERSION = "hybrid@v4"
 #: a context longer than this (in words) is asked about chunk by chunk (W sentences, O overlap)
 MAX_DOCUMENT_WORDS = 2500
 #: a context longer than this (in words) is the local judge's alone (module docstring, step 2)
-ROUTE_MAX_WORDS = 120
+ASK_MAX_WORDS = 120
 #: evidence sentences given to an entailed or contradicted claim that the local judge gave none
 EVIDENCE_SENTENCES = 2
 #: the command that refits the combination card for the model in use, and how the card is then used
@@ -77,9 +78,9 @@ class HybridJudge:
 
     ``local``: a ``LocalJudge``; ``backend``: any ``ChatBackend`` (``build_llm``'s, a local llama-server or an API);
     ``combination``: a fitted ``Combination`` (default: the shipped card); ``floor``: claims the local judge scores
-    under it keep their verdict without a call (0: every claim is asked); ``route_words``: contexts longer than this
-    many words are the local judge's alone (None: the model is asked on any context); ``route_rules``: claims the
-    local judge's rules decided are its alone (False: the model is asked about them too, as the combination's
+    under it keep their verdict without a call (0: every claim is asked); ``ask_max_words``: contexts longer than
+    this many words are the local judge's alone (None: the model is asked on any context); ``rules_decide``: claims
+    the local judge's rules decided are its alone (False: the model is asked about them too, as the combination's
     training collects every claim); ``window``/``overlap``: the chunks of a long context (default: the audit's,
     ``AuditConfig``); ``version``: its prompts;
     ``served``: what the model server said about itself (``rt4chart.llm.managed.fit_to_server``): its slots become
@@ -87,8 +88,19 @@ class HybridJudge:
 
     name = "hybrid"
 
+    @classmethod
+    def from_options(cls, options: HybridOptions, backend: ChatBackend, *, config: AuditConfig = AuditConfig(),
+                     served: Optional[ServedModel] = None) -> "HybridJudge":
+        """The judge for ``options`` (its local judge's, ``--floor`` and ``--combination``; None: the default),
+        asking ``backend``, a long context cut as the audit's ``config`` cuts it (W, O)."""
+        kw: dict = {"floor": options.floor} if options.floor is not None else {}
+        if options.combination:
+            kw["combination"] = Combination.load(options.combination)
+        return cls(LocalJudge.from_options(options), backend, window=config.window, overlap=config.overlap,
+                   served=served, **kw)
+
     def __init__(self, local: LocalJudge, backend: ChatBackend, *, combination: Optional[Combination] = None,
-                 floor: float = 0.0, route_words: Optional[int] = ROUTE_MAX_WORDS, route_rules: bool = True,
+                 floor: float = 0.0, ask_max_words: Optional[int] = ASK_MAX_WORDS, rules_decide: bool = True,
                  window: int = AuditConfig.window, overlap: int = AuditConfig.overlap,
                  version: str = HYBRID_PROMPT_VERSION,
                  served: Optional[ServedModel] = None) -> None:
@@ -104,8 +116,8 @@ class HybridJudge:
         self.backend = backend
         self.combination = combination or Combination.load()
         self.floor = floor
-        self.route_words = route_words
-        self.route_rules = route_rules
+        self.ask_max_words = ask_max_words
+        self.rules_decide = rules_decide
         self.window, self.overlap = window, overlap
         #: the registry entry (``hybrid@v4``); its verdicts carry ``hybrid@v4/hybrid_supports``
         self.prompt_version: PromptVersion = resolve(version, judge="hybrid", stacklevel=2)
@@ -144,8 +156,9 @@ class HybridJudge:
         """The local models, the prompts and the combination; part of the judge fingerprint."""
         return (f"{self.local.version}+{self.supports.id}+combination@{self.combination.version}"
                 + (f"+floor={self.floor:g}" if self.floor else "")
-                + (f"+route={self.route_words}" if self.route_words is not None else "")
-                + ("" if self.route_rules else "+rules-asked"))
+                # the spellings fingerprints were made with ("+route=", "+rules-asked"), kept so they still match
+                + (f"+route={self.ask_max_words}" if self.ask_max_words is not None else "")
+                + ("" if self.rules_decide else "+rules-asked"))
 
     @property
     def threshold(self) -> float:
@@ -168,13 +181,13 @@ class HybridJudge:
             return local
         self._check_model()
         words = len(evidence.split())
-        if self.route_words is not None and words > self.route_words:
-            return [_local_decides(j, f"a context of {words} words (over {self.route_words})") for j in local]
+        if self.ask_max_words is not None and words > self.ask_max_words:
+            return [_local_decides(j, f"a context of {words} words (over {self.ask_max_words})") for j in local]
         premises = await asyncio.to_thread(self.local.premises, claims, evidence, question, EVIDENCE_SENTENCES)
         documents = self._documents(evidence)
         out = list(local)
         for i, (claim, judgment) in enumerate(zip(claims, local)):  # in sequence: the document stays cached
-            if judgment.rule is not None and self.route_rules:
+            if judgment.rule is not None and self.rules_decide:
                 out[i] = _local_decides(judgment, f"its rule decided ({judgment.rule})")
                 continue
             if judgment.score is not None and judgment.score < self.floor:
@@ -240,7 +253,7 @@ class HybridJudge:
 
 
 def _local_decides(local: Judgment, why: str) -> Judgment:
-    """A claim the model is not asked about (routing): its local judgment, saying who decided and why."""
+    """A claim the model is not asked about: its local judgment, saying who decided and why."""
     return local.model_copy(update={"raw": json.dumps({"decided_by": "local", "why": why}),
                                     "reason": f"{local.reason}; the local judge decides: {why}"[:600]})
 

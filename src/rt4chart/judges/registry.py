@@ -39,9 +39,9 @@ Built = tuple[Judge, Optional[Decomposer]]
 @dataclasses.dataclass(frozen=True)
 class JudgeEntry:
     """One judge: the option dataclasses it reads (each filled from the options given by field name) and the
-    factory that builds ``(judge, decomposer)`` from them (``decomposer`` None: the rule decomposer applies) and from
-    ``backend``/``limiter`` (objects, not options: a chat backend to use instead of the endpoint's, a request
-    pacer shared with other processes)."""
+    factory that builds ``(judge, decomposer)`` from them (``decomposer`` None: the rule decomposer applies), from
+    the audit's ``config`` (an ``AuditConfig``) and from ``backend``/``limiter`` (objects, not options: a chat
+    backend to use instead of the endpoint's, a request pacer shared with other processes)."""
 
     options: tuple[type, ...]
     build: Callable[..., Built]
@@ -76,28 +76,25 @@ def _local(options: LocalOptions, **_: Any) -> Built:
 
 
 def _llm(endpoint: Endpoint, options: LLMJudgeOptions, *, backend: "Optional[ChatBackend]" = None,
-         limiter: "Optional[Limiter]" = None) -> Built:
+         limiter: "Optional[Limiter]" = None, **_: Any) -> Built:
     from .llm import build_llm
 
     return build_llm(endpoint, options, backend=backend, limiter=limiter)
 
 
-def _hybrid(endpoint: Endpoint, options: HybridOptions, *, backend: "Optional[ChatBackend]" = None,
-            limiter: "Optional[Limiter]" = None) -> Built:
-    from .combine import Combination
+def _hybrid(endpoint: Endpoint, options: HybridOptions, *, config: AuditConfig,
+            backend: "Optional[ChatBackend]" = None, limiter: "Optional[Limiter]" = None) -> Built:
     from .hybrid import HybridJudge
     from .llm import build_backend
 
+    _require_local(options)
     served = None
     if backend is None:
         from ..llm.managed import fit_to_server
 
         endpoint, served = fit_to_server(endpoint)
     chat = backend if backend is not None else build_backend(endpoint, limiter=limiter)
-    kw: dict[str, Any] = {"floor": options.floor} if options.floor is not None else {}
-    if options.combination:
-        kw["combination"] = Combination.load(options.combination)
-    return HybridJudge(_local_judge(options), chat, served=served, **kw), None
+    return HybridJudge.from_options(options, chat, config=config, served=served), None
 
 
 #: the judges by name: the one table the CLI's and the server's choices and the refusal of foreign options come from
@@ -214,7 +211,7 @@ def local_judge_available() -> bool:
 
 
 def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
-               limiter: "Optional[Limiter]" = None, **options: Any) -> Built:
+               limiter: "Optional[Limiter]" = None, config: Optional[AuditConfig] = None, **options: Any) -> Built:
     """Build ``(judge, decomposer)`` for a judge name; ``decomposer`` is None when the rule decomposer applies.
 
     ``options`` fill the judge's option dataclasses in ``JUDGE_TABLE`` by field name (None: not given): for
@@ -224,7 +221,8 @@ def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
     given to a judge that calls no model are ignored (they may come from the environment); an option no judge reads,
     or another judge's own (``JudgeEntry.own_fields``), is a ``ConfigError``. ``backend``: a ``ChatBackend`` to use
     instead of the one the endpoint describes (the cost estimate's, which calls no model); ``limiter``: a request
-    pacer shared with other processes (``rt4chart.llm.backend.Limiter``; the Ray engine's).
+    pacer shared with other processes (``rt4chart.llm.backend.Limiter``; the Ray engine's). ``config``: the audit's
+    settings, for a judge that cuts a context itself (the hybrid's chunks of a long document; default: the paper's).
     """
     if name != "auto" and name not in JUDGE_TABLE:
         raise ConfigError(f"unknown judge {name!r}; choose one of {', '.join(('auto', *JUDGE_TABLE))}")
@@ -250,8 +248,8 @@ def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
                 from exc
         raise
     if entry.chats:
-        return entry.build(*typed, backend=backend, limiter=limiter)
-    return entry.build(*typed)
+        return entry.build(*typed, config=config or AuditConfig(), backend=backend, limiter=limiter)
+    return entry.build(*typed, config=config or AuditConfig())
 
 
 def default_judge() -> Judge:
@@ -269,10 +267,15 @@ def _fields_of(cls: type, options: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in options.items() if k in names}
 
 
-def _local_judge(options: LocalOptions) -> Judge:
-    """The trained local judge for ``options``."""
+def _require_local(options: LocalOptions) -> None:
+    """A clear error where the trained local judge is asked for but not installed."""
     if not options.model_dir and not local_judge_available():
         raise ConfigError("the trained local judge is not installed in this build; use --judge lexical or llm")
+
+
+def _local_judge(options: LocalOptions) -> Judge:
+    """The trained local judge for ``options``."""
+    _require_local(options)
     from .local import LocalJudge  # type: ignore[attr-defined]
 
     return LocalJudge.from_options(options)
@@ -308,7 +311,7 @@ def build_auditor(
     options = {**judge_options, "concurrency": config.concurrency}
     if decomposition is not None and decomposition != "rule":
         options["decomposition"] = decomposition
-    made, decomposer = make_judge(judge, **options)
+    made, decomposer = make_judge(judge, config=config, **options)
     if isinstance(made, SlottedJudge) and made.records_in_flight:
         config = dataclasses.replace(config, concurrency=min(config.concurrency, made.records_in_flight))
     if decomposition == "rule":

@@ -34,7 +34,7 @@ are ``contradicted``. An ``entailed`` claim's evidence is the sentences that bes
 with nothing checkable (a meta sentence, a restated question) gets none, which the auditor reports as
 ``unverified``.
 
-**Semantic stage** (global verification only; ``semantic=False`` or ``--no-tagger`` turns it off). Unless the
+**Semantic stage** (global verification only; ``no_tagger=True`` or ``--no-tagger`` turns it off). Unless the
 trees alone find every claim clearly supported (``rules.needs_tagger``), the MiniLM token tagger of ``tagger`` reads
 the claims against the context once, and a second pair of tree models, trained the same way with the tagger's word
 probabilities as extra columns (``tagger.WORD_COLUMNS``, ``tagger.CLAIM_COLUMNS``), gives the probabilities instead,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any, Callable, NamedTuple, Optional, Sequence, Union
@@ -23,7 +23,8 @@ from . import features as F
 from . import rules as R
 from . import tagger as T
 from . import verifier as V
-from .models import MODEL_NAME, Prediction, is_available, load, model_dir
+from .models import MODEL_NAME, Prediction, is_available, load
+from .models import model_dir as shipped_models
 from .spans import word_spans
 
 #: an evidence text, or what the features read of it (``features.FeatureEvidence``)
@@ -119,8 +120,8 @@ class LocalJudge:
     evidence text once (``evidence``) and keeps the last ``EVIDENCE`` read.
 
     ``threads`` sizes the tagger's onnxruntime pool (default: the CPU count, at most 4); the tree models always take
-    one thread. ``semantic=False`` keeps the trees alone (``--no-tagger``). ``directory``: a models folder (default:
-    the shipped one, ``model_dir()``).
+    one thread. ``no_tagger=True`` keeps the trees alone (``--no-tagger``). ``model_dir``: a models folder (default:
+    the shipped one, ``models.model_dir()``). Its keywords are ``LocalOptions``' field names (``from_options``).
 
     The judge reads no question: the same answer and context get the same verdicts whether or not a question (or an
     instruction sent as one) comes with them. ``reads_question=True`` gives the question to the features and the
@@ -134,20 +135,19 @@ class LocalJudge:
     def from_options(cls, options: LocalOptions) -> "LocalJudge":
         """The judge for ``options``: ``--threshold`` (None: its card's), ``--no-tagger``, ``--model-dir`` (None: the
         shipped models) and ``threads``."""
-        return cls(threshold=options.threshold, threads=options.threads, directory=options.model_dir or None,
-                   semantic=not options.no_tagger)
+        return cls(**{f.name: getattr(options, f.name) for f in fields(LocalOptions)})
 
     def __init__(self, *, threshold: Optional[float] = None, word_threshold: Optional[float] = None,
-                 threads: Optional[int] = None, directory: Optional[Path] = None, semantic: bool = True,
-                 reads_question: bool = False) -> None:
-        d = Path(directory) if directory else model_dir()
+                 threads: Optional[int] = None, model_dir: Optional[Union[str, Path]] = None,
+                 no_tagger: bool = False, reads_question: bool = False) -> None:
+        d = Path(model_dir) if model_dir else shipped_models()
         if not is_available(d):
             raise ConfigError(f"no trained local judge model in {d}; train one with "
                               "python -m training.train_local_judge or use --judge lexical")
         self._models = load(str(d), threads)
         card = self._models.card
         #: the semantic stage (the tagger) runs at global verification when its model is present
-        self.semantic = semantic and self._models.has_tagger
+        self.semantic = not no_tagger and self._models.has_tagger
         tcard = self._models.tagger_card if self.semantic else {}
         # thresholds: (claim, word) for claims the trees decide alone, and for claims the tagger also read; the
         # threshold and word_threshold arguments (--threshold) override both
