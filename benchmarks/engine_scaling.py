@@ -26,7 +26,7 @@ import threading
 import time
 from pathlib import Path
 
-from rt4chart.batch import run_batch
+from rt4chart.jobs.batch import run_batch
 from rt4chart.eval.datasets import ENV_DATA_DIR, load_ragtruth
 from rt4chart.eval.runner import limit_records
 from rt4chart.io import read_rows

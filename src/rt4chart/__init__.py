@@ -29,7 +29,7 @@ from .errors import (
     Rt4chartError,
 )
 from ._one import audit
-from .frame import audit_frame, triage_frame
+from .integrations.frame import audit_frame, triage_frame
 from .judges.base import Judge
 from .judges.lexical import LexicalJudge
 from .judges.registry import default_judge, make_judge

@@ -15,7 +15,7 @@ from rt4chart.testing.openai_server import ChatRequest, Reply
 
 from rt4chart import Auditor, LexicalJudge
 from rt4chart.audit.decompose import RuleDecomposer
-from rt4chart.batch import run_batch
+from rt4chart.jobs.batch import run_batch
 from rt4chart.cli import main
 from rt4chart.errors import BackendError, ConfigError, InputError, JudgeError, RelationError, error_kind
 from rt4chart.judges.llm import Endpoint, build_llm

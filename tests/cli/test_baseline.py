@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from rt4chart import Auditor
-from rt4chart.batch import read_baseline, run_batch
+from rt4chart.jobs.batch import read_baseline, run_batch
 from rt4chart.cli import main
 from rt4chart.errors import ConfigError
 from rt4chart.judges.lexical import LexicalJudge

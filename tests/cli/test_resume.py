@@ -230,7 +230,7 @@ def test_retry_rewrites_a_file_an_older_version_duplicated(tmp_path):
     """An older version re-audited error rows on --resume and appended them: the retry leaves one line per row,
     in input order."""
     from rt4chart import Auditor, LexicalJudge
-    from rt4chart.batch import run_batch
+    from rt4chart.jobs.batch import run_batch
 
     records = [{"id": f"r{i}", "context": "The sky is blue.", "answer": "The sky is blue."} for i in range(5)]
     out = tmp_path / "out.jsonl"

@@ -8,8 +8,8 @@ from click.testing import CliRunner
 
 import rt4chart
 from rt4chart import Auditor, Judgment, Label, LexicalJudge
-from rt4chart.batch import run_batch
-from rt4chart.resume import completed_keys
+from rt4chart.jobs.batch import run_batch
+from rt4chart.jobs.resume import completed_keys
 from rt4chart.cli import main
 from rt4chart.errors import BackendError
 from rt4chart.text.align import locate

@@ -59,7 +59,7 @@ def test_every_bad_row_is_named_with_its_field(tmp_path):
 
 def test_results_of_a_labelled_file_and_their_cross_validated_report(tmp_path):
     from rt4chart.audit.calibration import answer_score
-    from rt4chart.batch import audit_lines, run_sync
+    from rt4chart.jobs.batch import audit_lines, run_sync
     from rt4chart.io import Row
 
     answers = ["It opens at nine.", "Tickets cost twelve euros.", "It opens at noon on Sundays.",

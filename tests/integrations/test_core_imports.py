@@ -23,7 +23,7 @@ def test_import_rt4chart_imports_no_framework():
 
 
 def test_the_integrations_package_and_the_trace_reader_import_no_framework():
-    assert _imported_after("import rt4chart.integrations, rt4chart.traces, rt4chart.cli") == []
+    assert _imported_after("import rt4chart.integrations, rt4chart.io.traces, rt4chart.cli") == []
 
 
 def test_the_mlflow_reader_imports_no_mlflow():

@@ -33,7 +33,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from rt4chart import InputError, Label  # noqa: E402
 from rt4chart.cli import main  # noqa: E402
 from rt4chart.integrations.openinference import audit_traces, read_traces, records_from_spans  # noqa: E402
-from rt4chart.traces import trace_rows  # noqa: E402
+from rt4chart.io.traces import trace_rows  # noqa: E402
 
 PROMPT = ChatPromptTemplate.from_template("Answer from the context.\n{context}\nQuestion: {question}")
 

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from rt4chart import ConfigError
 from rt4chart.cli import main
 from rt4chart.integrations.phoenix import PhoenixClient, PhoenixError
-from rt4chart.traces import answer_spans, span_rows
+from rt4chart.io.traces import answer_spans, span_rows
 
 CLEAN, HALLUCINATED, NO_RETRIEVAL = "a" * 32, "b" * 32, "c" * 32
 

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from rt4chart import InputError
 from rt4chart.cli import main
-from rt4chart.input_check import tabular
+from rt4chart.io.input_check import tabular
 from rt4chart.io import FORMATS, InputFormat, Row, detect_format, extensions, format_names, parse_rows
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,7 +54,7 @@ def tsv(monkeypatch):
     table["tsv"] = InputFormat("tsv", (".tsv", ".tab"), True, _tsv)
     monkeypatch.setattr("rt4chart.io.formats.FORMATS", table)
     monkeypatch.setattr("rt4chart.io.FORMATS", table)
-    monkeypatch.setattr("rt4chart.input_check.FORMATS", table)
+    monkeypatch.setattr("rt4chart.io.input_check.FORMATS", table)
     return table["tsv"]
 
 

@@ -12,7 +12,7 @@ from rt4chart.errors import BackendError, ConfigError
 from rt4chart.llm.backend import OpenAIBackend
 from rt4chart.llm.pricing import Price, price_for
 from rt4chart.llm.schemas import VerdictReply, schema_for
-from rt4chart.meter import metering
+from rt4chart.llm.meter import metering
 
 MESSAGES = [{"role": "system", "content": "be terse"}, {"role": "user", "content": "hello"}]
 FAST = dict(backoff_base=0.01, backoff_max=0.05)

@@ -42,7 +42,7 @@ def read_lines(path: Path) -> list[dict]:
 
 def local_lines(input_path: Path, out_path: Path, judge: str = "lexical", **options: Any) -> list[dict]:
     """The local engine's output lines for ``input_path`` (``rt4chart audit``'s code path)."""
-    from rt4chart.batch import run_batch
+    from rt4chart.jobs.batch import run_batch
     from rt4chart.io import FieldMap, read_rows
     from rt4chart.judges.registry import build_auditor
 

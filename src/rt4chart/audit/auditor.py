@@ -16,7 +16,7 @@ from typing import Any, AsyncIterator, Iterable, Optional, Sequence, Union
 
 from ..errors import BackendError, ConfigError, InputError, JudgeError, error_kind
 from ..io import validate_record
-from ..meter import metering
+from ..llm.meter import metering
 from ..text.align import anchor, rebase_ids
 from ..evidence import content_words
 from ..text.language import NAMES, language

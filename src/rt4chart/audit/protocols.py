@@ -21,7 +21,7 @@ an answer in another language ``unverified`` unless the judge found a contradict
 
 Judges never fail open: a judgment they cannot make is ``Label.UNVERIFIED`` with a reason (or a ``JudgeError``),
 never ``entailed``. How a judge batches its work (one call per claim, one per chunk) is its own business.
-Model calls are accounted with ``rt4chart.meter.record_usage``, which the auditor scopes to each record.
+Model calls are accounted with ``rt4chart.llm.meter.record_usage``, which the auditor scopes to each record.
 The auditor awaits ``judge`` on the event loop, so a judge that computes (rather than waits on a model server)
 should run that work in a thread (``asyncio.to_thread``) to keep the loop, and a server on it, responsive.
 """

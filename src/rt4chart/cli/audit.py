@@ -14,7 +14,7 @@ import click
 from ..audit.citations import FLAGGED
 from ..audit.config import AuditConfig, split_settings
 from ..errors import BackendError, ConfigError, InputError, MissingDependencyError, MlflowError, PhoenixError
-from ..input_check import check_input, tabular
+from ..io.input_check import check_input, tabular
 from ._options import EXIT_OK, EXIT_RECORD_ERRORS, EXIT_RULE_TRIPPED, EXIT_USAGE, auditor_options, \
     estimate_options, field_options, format_option, judge_options
 
@@ -155,8 +155,8 @@ def _audit(input_path: str, output: Optional[str], resume: bool, retry_errors: b
            tokenizer_file: Optional[str], reasoning_tokens: Optional[int],
            **judge_kw: Any) -> None:
     from .._console import closed_pipe, print_error, print_records, stderr_console
-    from ..batch import read_baseline, run_batch
-    from ..resume import is_parquet_output
+    from ..jobs.batch import read_baseline, run_batch
+    from ..jobs.resume import is_parquet_output
     from ..io import json_objects, read_rows, writes_over_input
 
     console = stderr_console()
@@ -193,12 +193,12 @@ def _audit(input_path: str, output: Optional[str], resume: bool, retry_errors: b
     try:
         auditor = build_auditor(**judge_kw, citations=citations)
         if source == "openinference":
-            from ..traces import trace_rows
+            from ..io.traces import trace_rows
 
             rows = list(trace_rows(input_path, fields))
         elif source == "phoenix":
             from ..integrations.phoenix import PhoenixClient
-            from ..traces import answer_spans, span_rows
+            from ..io.traces import answer_spans, span_rows
 
             with PhoenixClient(input_path, api_key=phoenix_api_key) as client:
                 spans = client.spans(project, since=since)
@@ -378,7 +378,7 @@ def _audit_on_ray(input_path: str, output: Optional[str], resume: bool, retry_er
     """``audit --engine ray``: the same rows as the local engine, from workers of a Ray cluster; exits."""
     from .._console import print_error, print_records
     from ..io import json_objects
-    from ..resume import is_parquet_output
+    from ..jobs.resume import is_parquet_output
     from ..judges.llm import llm_env
 
     if not output:

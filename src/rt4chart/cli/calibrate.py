@@ -38,7 +38,7 @@ def _fail(console: Any, message: object) -> None:
 
 
 def _audit(labelled: list, judge_kw: dict, console: Any) -> list[dict]:
-    from ..batch import audit_lines, run_sync
+    from ..jobs.batch import audit_lines, run_sync
     from ..io import Row
     from ..judges.llm import llm_env
     from ..judges.registry import build_auditor
@@ -141,7 +141,7 @@ def _refit_card(labelled: str, output: str, fmt: Optional[str], fields: Any, lab
     """``calibrate --judge hybrid --card``: audit the labelled answers with the hybrid judge collecting (every claim
     asked of the model), fit the combination card on their claims (``rt4chart.eval.hybrid_card``), write it."""
     import hashlib
-    from ..batch import audit_lines, run_sync
+    from ..jobs.batch import audit_lines, run_sync
     from ..eval.calibrate import check_labels
     from ..eval.datasets import group_key
     from ..eval.hybrid_card import collecting, fit_card, labelled_rows

@@ -223,7 +223,7 @@ def run(
     """Audit ``records`` into ``out_dir/results.jsonl`` (resumable) with the lead's batch runner.
 
     ``gate_accept`` runs the gate cascade: the lowest-risk fraction is not judged (``summary.cascade``)."""
-    from rt4chart.batch import run_batch
+    from rt4chart.jobs.batch import run_batch
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

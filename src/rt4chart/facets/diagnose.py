@@ -28,7 +28,7 @@ from ..audit.auditor import judge_safely
 from ..audit.joins import or_join
 from ..errors import ConfigError, InputError
 from ..io import check_context, check_text, join_context, passage_bounds
-from ..meter import metering
+from ..llm.meter import metering
 from ..text.align import locate
 from ..text.segment import make_chunks, split_sentences, validate_window
 from ..types import AuditResult, Claim, ClaimVerdict, Label, Usage

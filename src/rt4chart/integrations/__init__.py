@@ -1,6 +1,8 @@
 """Audits inside RAG frameworks: one module a framework, each behind its own extra, the framework imported only
 inside its module (``import rt4chart`` and ``import rt4chart.integrations`` import none of them).
 
+- ``rt4chart.integrations.frame`` (``[pandas]``): ``audit_frame`` and ``triage_frame`` on a DataFrame (also
+  ``rt4chart.audit_frame`` and ``rt4chart.triage_frame``).
 - ``rt4chart.integrations.langchain`` (``pip install 'rt4chart[langchain]'``): ``AuditRunnable``, composed after a
   retrieval chain with ``|``, and ``AuditCallbackHandler`` / ``AsyncAuditCallbackHandler``, which audit each chain
   run's retrieved documents and final answer when the run ends.
@@ -18,8 +20,9 @@ inside its module (``import rt4chart`` and ``import rt4chart.integrations`` impo
   --experiment NAME --write-back``), and ``Groundedness``, an MLflow GenAI scorer.
 
 Every integration takes ``judge=``: a judge name (``"local"``, the offline default; ``"llm"``; any name
-``rt4chart.judges.registry`` knows) with its options as keyword arguments, or a Judge object. This package is the
-top layer: it imports the public API and nothing imports it.
+``rt4chart.judges.registry`` knows) with its options as keyword arguments, or a Judge object. This package sits over
+the library: it imports the public API, and only the Ray engine, the command line and ``rt4chart``'s own face (the
+DataFrame calls) import it.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Optional, Union
 
-from ..batch import run_sync
+from ..jobs.batch import run_sync
 from ..errors import InputError
 from ..judges.base import Judge
 from ..types import AuditResult

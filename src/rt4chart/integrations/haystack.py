@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Optional, Union
 
-from ..batch import run_sync
+from ..jobs.batch import run_sync
 from ..errors import ConfigError
 from ..judges.base import Judge
 from ..types import AuditResult

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 from uuid import UUID
 
-from ..batch import run_sync
+from ..jobs.batch import run_sync
 from ..errors import HallucinationError, InputError
 from ..judges.base import Judge
 from ..types import AuditResult

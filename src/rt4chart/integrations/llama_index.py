@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Optional, Union
 
-from ..batch import run_sync
+from ..jobs.batch import run_sync
 from ..errors import InputError
 from ..judges.base import Judge
 from ._common import DEFAULT_JUDGE, grounded, make_auditor, missing, record, score, table

@@ -2,7 +2,7 @@
 'rt4chart[otel]'``).
 
 Each trace becomes one record (``id`` = the trace id): its RETRIEVER spans' documents as the context, its last LLM
-output as the answer, its root input as the question (``rt4chart.traces`` says exactly how). Spans come from a file
+output as the answer, its root input as the question (``rt4chart.io.traces`` says exactly how). Spans come from a file
 (``read_traces``: OTLP JSON, or a Phoenix span export as Parquet or JSONL; the command line reads the same with
 ``rt4chart audit --from openinference SPANS``) or from memory (``records_from_spans``: the OpenTelemetry SDK's
 spans, e.g. an ``InMemorySpanExporter``'s ``get_finished_spans()``)::
@@ -17,9 +17,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Union
 
-from ..batch import run_sync
+from ..jobs.batch import run_sync
 from ..judges.base import Judge
-from ..traces import read_traces, records_from_spans
+from ..io.traces import read_traces, records_from_spans
 from ..types import AuditResult
 from ._common import DEFAULT_JUDGE, make_auditor
 

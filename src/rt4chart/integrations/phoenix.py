@@ -2,7 +2,7 @@
 write rt4chart's verdicts back as annotations (``rt4chart audit --from phoenix URL --project P --write-back``).
 
 - ``PhoenixClient.spans``: the project's spans, page after page (``GET /v1/projects/{project}/spans`` with ``limit``
-  and ``cursor``, from ``start_time``); its ``data`` items are Phoenix span JSON, which ``rt4chart.traces.span_rows``
+  and ``cursor``, from ``start_time``); its ``data`` items are Phoenix span JSON, which ``rt4chart.io.traces.span_rows``
   reads as they are, one record per trace.
 - ``trace_annotation`` and ``claim_annotations``: what one audit result writes back. One trace annotation per record
   (name ``rt4chart``, label ``hallucinated`` / ``supported`` / ``needs review``, score the risk, explanation the
@@ -154,7 +154,7 @@ class PhoenixClient:
     def write_back(self, results: Iterable[ResultLine], answer_spans: Mapping[str, str]) -> WriteBack:
         """Write the annotations of ``results`` (an audit's output lines; error lines are left out): one trace
         annotation per result, one span annotation per flagged claim on its trace's answer span (``answer_spans``:
-        ``rt4chart.traces.answer_spans``; a trace not there gets its trace annotation only)."""
+        ``rt4chart.io.traces.answer_spans``; a trace not there gets its trace annotation only)."""
         audited = [line.result for line in results if line.result is not None]
         traces = [trace_annotation(result) for result in audited]
         claims = [a for result in audited if str(result.id) in answer_spans

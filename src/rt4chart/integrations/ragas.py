@@ -25,7 +25,7 @@ from __future__ import annotations
 import typing as t
 from dataclasses import dataclass, field
 
-from ..batch import run_sync
+from ..jobs.batch import run_sync
 from ..errors import InputError
 from ..judges.base import Judge
 from ..types import AuditResult

@@ -45,7 +45,7 @@ from ..llm.pricing import Price, describe_price, price_for
 from ..llm.schemas import BatchVerdictReply, CitedBatch, CitedVerdict, HolisticClaimsReply, JsonSchema
 from ..llm.schemas import SentenceClaimsReply, VerdictReply
 from ..llm.templates import data_blocks, parse_numbered
-from ..meter import record_usage
+from ..llm.meter import record_usage
 from ..types import AuditResult, Label, Record, RecordError, Usage
 from .lexical import LexicalJudge
 from .llm import NO_QUESTION

@@ -24,7 +24,7 @@ How it decides one answer at global verification (local verification is the loca
    else the context sentences that cover the claim best (``LocalJudge.premises``, the one premise builder: exact
    context text and ids); a baseless claim has none.
 7. **Never fail open.** A call that fails or a reply that is neither Yes nor No keeps the claim's local verdict;
-   its reason says so and the record's ``errors`` get a note (``meter.record_note``).
+   its reason says so and the record's ``errors`` get a note (``llm.meter.record_note``).
 
 **The model the card was fitted for.** The combination's weights are fitted for one model (the card's
 ``fitted_for``; the shipped card: Qwen2.5-Coder-1.5B-Instruct Q4_K_M). At its first verdict the judge compares it
@@ -49,7 +49,7 @@ from ..llm.managed import ServedModel
 from ..llm.prompt_versions import PromptVersion, resolve
 from ..llm.templates import Prompt, as_data, load_prompt
 from ..llm.yesno import Answer, ask_yes_no
-from ..meter import record_note
+from ..llm.meter import record_note
 from ..text.segment import make_chunks, split_sentences
 from ..types import Claim, Judgment, Label, RecordError, Stage
 from .combine import Combination, features, model_names, same_model

@@ -54,7 +54,7 @@ from ..llm.settings import DEFAULT_BASE_URL, Decomposition, Endpoint, Granularit
 from ..llm.prompt_versions import DEFAULT_LLM, PromptVersion, resolve
 from ..llm.templates import PROMPT_VERSION, Prompt, as_data, format_numbered, load_prompt
 from ..llm.verdicts import READINGS, Shown, quote_ids, reading
-from ..meter import record_note
+from ..llm.meter import record_note
 from ..text.segment import split_sentences
 from ..types import Claim, Judgment, Label, RecordError, Stage
 

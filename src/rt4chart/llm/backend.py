@@ -17,7 +17,7 @@
   sanitized reason (``faults.summary``: never the error body itself). Other 4xx errors (bad key, unknown model)
   are configuration errors and raise at once;
 - at most ``concurrency`` requests in flight and, optionally, at most ``rpm`` request starts per minute;
-- usage (calls, prompt/completion/cached tokens, seconds, cost) reported with ``rt4chart.meter.record_usage``.
+- usage (calls, prompt/completion/cached tokens, seconds, cost) reported with ``rt4chart.llm.meter.record_usage``.
 
 ``CachedBackend`` wraps any backend with the SQLite response cache.
 """
@@ -35,7 +35,7 @@ from typing import Any, AsyncGenerator, Literal, Mapping, Optional, Protocol, Se
 import httpx
 
 from ..errors import BackendError, ConfigError
-from ..meter import record_usage
+from .meter import record_usage
 from ..types import Usage
 from .cache import ResponseCache, cache_key
 from .faults import (MODES, ContextOverflowError, UnreachableError, cannot_connect, clip, is_context_overflow,

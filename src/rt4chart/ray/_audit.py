@@ -1,7 +1,7 @@
 """``audit_dataset``: the local engine's per-record path mapped over a Ray Dataset by a pool of actors.
 
 Each actor builds its auditor once (the judge's models load once per actor) and audits a batch of rows with
-``rt4chart.batch.audit_lines``, the function the local engine's lines come from, so validation, error rows and the
+``rt4chart.jobs.batch.audit_lines``, the function the local engine's lines come from, so validation, error rows and the
 output line are the local engine's. Before the audit, one pass over the rows' ids finds the rows that repeat an
 earlier row's id (the local engine's "duplicate id" error, which needs all rows). Actors are restarted and their
 batch retried when their process dies (Ray Data's defaults for actor pools: unlimited ``max_restarts`` and
@@ -25,16 +25,16 @@ import pyarrow as pa
 import ray
 from ray.data.dataset import MaterializedDataset
 
-from ..batch import audit_lines
-from ..frame import result_columns
+from ..jobs.batch import audit_lines
+from ..integrations.frame import result_columns
 from ..io import FieldMap, record_ids
 from ..judges.registry import auditor_for
 from ..llm.pacing import RateLimiter
 from ._read import INDEX, numbered, row_of
 
 #: the columns of ``audit_dataset``'s rows: the input row's ``index`` and ``id`` (as a string), the flat result
-#: columns of ``rt4chart.frame.result_columns`` but ``claims``, and ``result``, the whole output line as JSON (the
-#: line the local engine writes)
+#: columns of ``rt4chart.integrations.frame.result_columns`` but ``claims``, and ``result``, the whole output line as
+#: JSON (the line the local engine writes)
 OUTPUT_SCHEMA = pa.schema([
     ("index", pa.int64()), ("id", pa.string()), ("label", pa.string()), ("hallucinated", pa.bool_()),
     ("score", pa.float64()), ("n_claims", pa.int64()),
@@ -153,7 +153,7 @@ def audit_dataset(
     ...; ``rpm`` is one limit for all workers together). ``workers``: the size of the actor pool (default: from one
     up to the cluster's CPUs / ``cpus_per_worker``); each worker reserves ``cpus_per_worker`` CPUs and gives the
     local judge's tagger as many threads. ``batch_size`` rows are audited together (a worker that dies redoes at
-    most its batch). ``done``: keys (``rt4chart.resume.row_key``) of rows an earlier run wrote, left out of the
+    most its batch). ``done``: keys (``rt4chart.jobs.resume.row_key``) of rows an earlier run wrote, left out of the
     output. Numbering a Dataset of records executes it once and turns on ``preserve_order`` in its context.
     Raises ``ConfigError`` for bad options of a named judge (its auditor is built once here to check them).
     """

@@ -20,11 +20,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import ray
 
-from ..batch import BatchSummary
+from ..jobs.batch import BatchSummary
 from ..errors import InputError
-from ..input_check import check_input, tabular
+from ..io.input_check import check_input, tabular
 from ..io import FieldMap
-from ..resume import completed_keys, is_parquet_output, row_key
+from ..jobs.resume import completed_keys, is_parquet_output, row_key
 from ._audit import OUTPUT_SCHEMA, audit_dataset
 from ._read import read_records, row_of
 

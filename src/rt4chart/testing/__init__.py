@@ -27,7 +27,7 @@ from typing import Any, Iterator, Optional, Union
 from .._console import cut
 from ..audit.auditor import Auditor
 from ..audit.protocols import Judge
-from ..batch import run_sync
+from ..jobs.batch import run_sync
 from ..errors import ConfigError
 from ..judges.registry import JUDGES, build_auditor
 from ..llm.settings import llm_env

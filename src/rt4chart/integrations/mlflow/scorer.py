@@ -22,11 +22,11 @@ import threading
 from collections.abc import Mapping
 from typing import Any, Optional, Union
 
-from ...batch import run_sync
+from ...jobs.batch import run_sync
 from ...errors import InputError
 from ...judges.base import Judge
 from ...testing import claim_table
-from ...traces import QUESTION_KEYS
+from ...io.traces import QUESTION_KEYS
 from ...types import Label
 from .._common import DEFAULT_JUDGE, check_threshold, flagged, make_auditor, missing, passes, record, result_risk
 from .trace_records import ANSWER_KEYS, text_of_value, trace_parts

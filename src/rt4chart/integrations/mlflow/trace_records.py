@@ -29,7 +29,7 @@ from typing import Any, Optional, Union
 
 from ...errors import InputError
 from ...io import FieldMap, Row
-from ...traces import QUESTION_KEYS, hex_id, otlp_value
+from ...io.traces import QUESTION_KEYS, hex_id, otlp_value
 from .._common import text_of
 
 __all__ = ["ANSWER_KEYS", "TraceParts", "answer_spans", "text_of_value", "trace_parts", "trace_record", "trace_rows"]

@@ -12,7 +12,7 @@ import contextvars
 from contextlib import contextmanager
 from typing import Iterator, Optional
 
-from .types import RecordError, Usage
+from ..types import RecordError, Usage
 
 _current: contextvars.ContextVar[Optional["UsageMeter"]] = contextvars.ContextVar("rt4chart_usage", default=None)
 

@@ -9,9 +9,9 @@ import sys
 import pytest
 
 import rt4chart
-from rt4chart.batch import run_batch
+from rt4chart.jobs.batch import run_batch
 from rt4chart.errors import ConfigError
-from rt4chart.frame import RESULT_COLUMNS, result_columns
+from rt4chart.integrations.frame import RESULT_COLUMNS, result_columns
 from rt4chart.io import FieldMap
 from rt4chart.judges.registry import build_auditor
 
@@ -105,9 +105,9 @@ def test_triage_frame_routes_the_valid_rows_and_sends_bad_ones_to_verify():
 
 
 def test_the_module_example_runs():
-    import rt4chart.frame
+    import rt4chart.integrations.frame
 
-    failures, tried = doctest.testmod(rt4chart.frame)
+    failures, tried = doctest.testmod(rt4chart.integrations.frame)
     assert tried > 0 and failures == 0
 
 

@@ -4,7 +4,7 @@ call: the same lines ``run_batch`` writes, and the same counts from a line as fr
 import asyncio
 import json
 
-from rt4chart.batch import BatchSummary, audit_lines, run_batch
+from rt4chart.jobs.batch import BatchSummary, audit_lines, run_batch
 from rt4chart.io import Row
 from rt4chart.judges.registry import build_auditor
 
@@ -46,7 +46,7 @@ def test_a_summary_counts_the_lines_as_the_local_engine_counts_its_results(tmp_p
 def test_an_iterator_of_rows_is_audited_with_retry_errors_and_the_gate(tmp_path):
     """Rows given as an iterator are read once for the audit and again for the retry: every row gets its line, with
     and without the gate cascade (which scores the rows the audit checks)."""
-    from rt4chart.batch import run_batch_async
+    from rt4chart.jobs.batch import run_batch_async
     from rt4chart.io import Row
 
     records = [{"id": f"r{i}", "context": "The sky is blue. Grass is green.", "answer": answer}

@@ -26,14 +26,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Container, Coroutine, Iterable, Iterator, Optional, TypeVar, Union
 
-from .audit.auditor import Auditor
-from .errors import ConfigError, InputError
-from .io import FieldMap, ResultLine, Row, checked_rows, id_key, read_results
+from ..audit.auditor import Auditor
+from ..errors import ConfigError, InputError
+from ..io import FieldMap, ResultLine, Row, checked_rows, id_key, read_results
 from .resume import OutputLine, completed_keys, fsync_dir, retry_path, row_key, scan_output
-from .types import AuditResult, Label, Record, RecordError
+from ..types import AuditResult, Label, Record, RecordError
 
 if TYPE_CHECKING:
-    from .gate import Cascade
+    from ..gate import Cascade
 
 _T = TypeVar("_T")
 
@@ -148,7 +148,7 @@ def gate_cascade(checked: Iterable[tuple[int, Union[Record, InputError], Any]], 
     """The gate cascade over the rows of ``checked`` (``io.checked_rows``) that are records: ``ConfigError`` when
     the gate cannot be imported or cannot score them."""
     try:
-        from .gate import Cascade
+        from ..gate import Cascade
     except ImportError as exc:
         raise ConfigError(f"the gate cascade needs the RAGScope gate, which failed to import: {exc}") from exc
     valid = [(index, rec) for index, rec, _ in checked if isinstance(rec, Record)]

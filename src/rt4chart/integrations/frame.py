@@ -1,8 +1,9 @@
 """The pandas entry points: ``audit_frame`` and ``triage_frame`` (``pip install 'rt4chart[pandas]'``).
 
-Each row of the DataFrame is one record, read through the same per-record path as ``rt4chart audit`` (validation in
-``rt4chart.io``, the audit and its output line in ``rt4chart.batch``), so a DataFrame and a JSONL file give the same
-labels, spans and evidence, and a bad row gives error columns naming the record and the field, never an exception.
+Each row of the DataFrame is one record, read through the same per-record path as ``rt4chart audit`` (validation
+in ``rt4chart.io``, the audit and its output line in ``rt4chart.jobs.batch``), so a DataFrame and a JSONL file give
+the same labels, spans and evidence, and a bad row gives error columns naming the record and the field, never an
+exception.
 ``result_columns`` flattens one output line; the Ray engine's result rows use it too.
 
     >>> import pandas as pd, rt4chart
@@ -25,7 +26,7 @@ TRIAGE_COLUMNS = ("risk", "route", "error")
 
 
 def result_columns(line: dict) -> dict[str, Any]:
-    """The flat columns of one output line (``rt4chart.batch.result_line``): the answer's ``label``,
+    """The flat columns of one output line (``rt4chart.jobs.batch.result_line``): the answer's ``label``,
     ``hallucinated`` (True, False, or None/<NA> for an answer no judge confirmed: label unverified), ``score`` (its
     hallucination risk, the score ``rt4chart eval`` ranks by), ``spans``
     (``[{start, end}]`` in the answer), ``n_claims`` and ``claims`` (as in the output record); an error line has
@@ -34,7 +35,7 @@ def result_columns(line: dict) -> dict[str, Any]:
         err = line["error"]
         return {"label": None, "hallucinated": None, "score": None, "spans": None, "n_claims": None, "claims": None,
                 "error": err.get("message"), "error_field": err.get("field"), "error_kind": err.get("kind")}
-    from .eval.predictions import prediction_from_result
+    from ..eval.predictions import prediction_from_result
 
     return {"label": line["label"], "hallucinated": line["hallucinated"],
             "score": prediction_from_result(line).score, "spans": list(line["spans"]),
@@ -46,7 +47,7 @@ def _pandas() -> Any:
     try:
         import pandas
     except ImportError as exc:
-        from .errors import MissingDependencyError
+        from ..errors import MissingDependencyError
 
         raise MissingDependencyError("pandas", "pandas") from exc
     return pandas
@@ -66,13 +67,13 @@ def _plain(value: Any) -> Any:
 
 
 def _rows(df: Any) -> list[Any]:
-    from .io import Row
+    from ..io import Row
 
     return [Row(i, {str(k): _plain(v) for k, v in rec.items()}) for i, rec in enumerate(df.to_dict("records"))]
 
 
 def _fields(id: str, context: str, question: str, answer: str, task: str) -> Any:
-    from .io import FieldMap
+    from ..io import FieldMap
 
     return FieldMap(id=id, context=context, question=question, answer=answer, task=task)
 
@@ -81,7 +82,7 @@ def _with_columns(df: Any, columns: dict[str, list], dtypes: dict[str, str]) -> 
     pd = _pandas()
     clash = [name for name in columns if name in df.columns]
     if clash:
-        from .errors import ConfigError
+        from ..errors import ConfigError
 
         raise ConfigError(f"the DataFrame already has the column(s) {', '.join(clash)} that the results go to; "
                           "rename or drop them first")
@@ -104,8 +105,8 @@ def audit_frame(df: Any, *, id: str = "id", context: str = "context", question: 
     and the field. Raises ``MissingDependencyError`` without pandas, ``ConfigError`` for bad options or a result
     column that ``df`` already has."""
     _pandas()
-    from .batch import audit_lines, run_sync
-    from .judges.registry import auditor_for
+    from ..jobs.batch import audit_lines, run_sync
+    from ..judges.registry import auditor_for
 
     auditor = auditor_for(judge, **audit_options)
     lines = run_sync(audit_lines(_rows(df), auditor, fields=_fields(id, context, question, answer, task)))
@@ -122,7 +123,7 @@ def triage_frame(df: Any, *, id: str = "id", context: str = "context", question:
     ``verify`` otherwise) and ``error`` added. ``gate``: ``"default"`` (the shipped RAGScope-E), ``"z"``, a saved
     gate's path or a fitted gate. A row that cannot be read gets route ``verify``, no risk and its ``error``."""
     _pandas()
-    from .gate.triage import triage_rows
+    from ..gate.triage import triage_rows
 
     out = triage_rows(_rows(df), gate or "default", review=review, accept=accept,
                       fields=_fields(id, context, question, answer, "task"))

@@ -35,8 +35,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Optional, Union
 
-from .errors import InputError
-from .io import FieldMap, Row, decode_bytes, json_lines, open_bytes, parquet_records
+from ..errors import InputError
+from . import FieldMap, Row, decode_bytes, json_lines, open_bytes, parquet_records
 
 __all__ = ["answer_spans", "read_traces", "records_from_spans", "span_rows", "trace_rows"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from .errors import InputError
-from .io import FORMATS, FieldMap, Row
+from ..errors import InputError
+from . import FORMATS, FieldMap, Row
 
 _REQUIRED = ("id", "context", "answer")
 
