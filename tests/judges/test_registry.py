@@ -7,7 +7,8 @@ import pytest
 from rt4chart import Auditor, ConfigError, RuleDecomposer
 from rt4chart.judges.lexical import LexicalJudge
 from rt4chart.judges.llm import LLMDecomposer, LLMJudge
-from rt4chart.judges.registry import JUDGE_TABLE, build_auditor, make_judge, option_info_of
+from rt4chart.judges.judge_options import LexicalOptions
+from rt4chart.judges.registry import JUDGE_TABLE, JudgeChoice, build_auditor, make_judge, option_info_of
 
 LLM = {"base_url": "http://127.0.0.1:9/v1", "model": "m", "cache": False}
 
@@ -72,6 +73,22 @@ def test_unknown_judge_and_bad_window():
 def test_make_judge_is_what_build_auditor_uses():
     judge, decomposer = make_judge("lexical")
     assert isinstance(judge, LexicalJudge) and decomposer is None
+
+
+def test_options_are_checked_once_into_a_judge_choice_and_reach_the_judge_as_its_typed_object():
+    choice = JudgeChoice.choose("lexical", support=0.4, match=None)
+    assert choice.name == "lexical" and dict(choice.options) == {"support": 0.4}  # None: not given
+    assert choice.typed() == (LexicalOptions(support=0.4),)
+    judge, _ = make_judge(choice)
+    assert isinstance(judge, LexicalJudge) and judge.support == 0.4
+    with pytest.raises(ConfigError, match="--threshold configures the local judge, but the judge here is lexical"):
+        choice.with_options(threshold=0.3)  # checked again when more are given
+    with pytest.raises(TypeError, match="JudgeChoice"):
+        make_judge(choice, support=0.5)
+    # the auditor built from a choice is the one built from the same keywords, fingerprint included
+    a, b = build_auditor(choice, window=7, overlap=2), build_auditor("lexical", support=0.4, window=7, overlap=2)
+    assert a.fingerprint == b.fingerprint and a.judge.support == b.judge.support == 0.4
+    assert JudgeChoice.choose("auto", base_url="http://127.0.0.1:9/v1").name == "llm"
 
 
 _VALUES = {"support": 0.4, "match": 0.1,

@@ -18,6 +18,7 @@ import dataclasses
 import hashlib
 import json
 from collections.abc import Container, Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Optional, get_type_hints
 
 from ..audit.auditor import Auditor, set_default_judge
@@ -210,39 +211,82 @@ def local_judge_available() -> bool:
     return bool(getattr(local, "is_available", lambda: False)())
 
 
-def make_judge(name: str = "auto", *, backend: "Optional[ChatBackend]" = None,
-               limiter: "Optional[Limiter]" = None, config: Optional[AuditConfig] = None, **options: Any) -> Built:
-    """Build ``(judge, decomposer)`` for a judge name; ``decomposer`` is None when the rule decomposer applies.
+@dataclasses.dataclass(frozen=True)
+class JudgeChoice:
+    """A judge by name with the options given to it, checked once (``choose``): ``auto`` resolved to a judge of
+    ``JUDGE_TABLE``, an option no judge reads or another judge's own refused. ``options``: the given ones (None left
+    out) by field name of the judge's option dataclasses; ``typed`` fills those dataclasses. ``build_auditor`` makes
+    one from its keywords and ``make_judge`` builds the judge from it: past that edge the options travel as this
+    object and as the judge's typed option objects."""
 
-    ``options`` fill the judge's option dataclasses in ``JUDGE_TABLE`` by field name (None: not given): for
-    ``lexical`` ``LexicalOptions``; for ``local`` ``LocalOptions``; for ``llm`` an ``Endpoint`` (``base_url``,
-    ``model``, ``api_key``, ``concurrency``, ``cache``, ...) and ``LLMJudgeOptions`` (``granularity``,
-    ``prompt_version``, ``decomposition``); for ``hybrid`` an ``Endpoint`` and ``HybridOptions``. Endpoint options
-    given to a judge that calls no model are ignored (they may come from the environment); an option no judge reads,
-    or another judge's own (``JudgeEntry.own_fields``), is a ``ConfigError``. ``backend``: a ``ChatBackend`` to use
-    instead of the one the endpoint describes (the cost estimate's, which calls no model); ``limiter``: a request
-    pacer shared with other processes (``rt4chart.llm.backend.Limiter``; the Ray engine's). ``config``: the audit's
-    settings, for a judge that cuts a context itself (the hybrid's chunks of a long document; default: the paper's).
+    name: str
+    options: Mapping[str, Any] = dataclasses.field(default_factory=lambda: MappingProxyType({}))
+
+    @classmethod
+    def choose(cls, name: str = "auto", **options: Any) -> "JudgeChoice":
+        """The judge ``name`` (``auto``: the LLM judge when ``base_url`` or ``model`` is given, else the trained
+        local judge when installed or ``model_dir`` is given, else the lexical judge) with ``options`` (None: not
+        given). Endpoint options given to a judge that calls no model are kept and ignored (they may come from the
+        environment)."""
+        if name != "auto" and name not in JUDGE_TABLE:
+            raise ConfigError(f"unknown judge {name!r}; choose one of {', '.join(('auto', *JUDGE_TABLE))}")
+        objects = sorted(_OBJECTS.intersection(options))
+        if objects:
+            raise TypeError(f"{' and '.join(objects)} are objects, not options: give them to make_judge")
+        given = {k: v for k, v in options.items() if v is not None}
+        if name == "auto":
+            if given.get("base_url") or given.get("model"):
+                name = "llm"
+            elif given.get("model_dir") or local_judge_available():
+                name = "local"
+            else:
+                name = "lexical"
+        refuse_foreign_options(name, given)
+        return cls(name, MappingProxyType(given))
+
+    def with_options(self, **options: Any) -> "JudgeChoice":
+        """This judge with ``options`` given too (None: not given), checked again."""
+        return JudgeChoice.choose(self.name, **{**self.options, **options})
+
+    @property
+    def entry(self) -> JudgeEntry:
+        return JUDGE_TABLE[self.name]
+
+    def typed(self) -> tuple[Any, ...]:
+        """The judge's option objects (``JudgeEntry.options``), filled from ``options`` (``Endpoint`` through
+        ``Endpoint.from_options``)."""
+        return tuple(cls.from_options(**_fields_of(cls, self.options)) if cls is Endpoint else
+                     cls(**_fields_of(cls, self.options)) for cls in self.entry.options)
+
+
+def make_judge(name: "str | JudgeChoice" = "auto", *, backend: "Optional[ChatBackend]" = None,
+               limiter: "Optional[Limiter]" = None, config: Optional[AuditConfig] = None, **options: Any) -> Built:
+    """Build ``(judge, decomposer)`` for a judge name or a ``JudgeChoice``; ``decomposer`` is None when the rule
+    decomposer applies.
+
+    ``options`` (with a name; ``JudgeChoice.choose``'s) fill the judge's option dataclasses in ``JUDGE_TABLE`` by
+    field name (None: not given): for ``lexical`` ``LexicalOptions``; for ``local`` ``LocalOptions``; for ``llm`` an
+    ``Endpoint`` (``base_url``, ``model``, ``api_key``, ``concurrency``, ``cache``, ...) and ``LLMJudgeOptions``
+    (``granularity``, ``prompt_version``, ``decomposition``); for ``hybrid`` an ``Endpoint`` and ``HybridOptions``.
+    An option no judge reads, or another judge's own (``JudgeEntry.own_fields``), is a ``ConfigError``. ``backend``:
+    a ``ChatBackend`` to use instead of the one the endpoint describes (the cost estimate's, which calls no model);
+    ``limiter``: a request pacer shared with other processes (``rt4chart.llm.backend.Limiter``; the Ray engine's).
+    ``config``: the audit's settings, for a judge that cuts a context itself (the hybrid's chunks of a long
+    document; default: the paper's).
     """
-    if name != "auto" and name not in JUDGE_TABLE:
-        raise ConfigError(f"unknown judge {name!r}; choose one of {', '.join(('auto', *JUDGE_TABLE))}")
-    given = {k: v for k, v in options.items() if v is not None}
-    if name == "auto":
-        if given.get("base_url") or given.get("model"):
-            name = "llm"
-        elif given.get("model_dir") or local_judge_available():
-            name = "local"
-        else:
-            name = "lexical"
-    entry = JUDGE_TABLE[name]
+    if isinstance(name, JudgeChoice):
+        if options:
+            raise TypeError(f"make_judge takes a JudgeChoice's options from it, not as keywords: {sorted(options)}")
+        choice = name
+    else:
+        choice = JudgeChoice.choose(name, **options)
+    entry = choice.entry
     if backend is not None and not entry.chats:
-        raise ConfigError(f"a chat backend is used by the LLM judge only, but the judge here is {name}")
-    refuse_foreign_options(name, given)
+        raise ConfigError(f"a chat backend is used by the LLM judge only, but the judge here is {choice.name}")
     try:
-        typed = [cls.from_options(**_fields_of(cls, given)) if cls is Endpoint else cls(**_fields_of(cls, given))
-                 for cls in entry.options]
+        typed = choice.typed()
     except ConfigError as exc:
-        if name == "hybrid" and backend is None and "is required" in str(exc):
+        if choice.name == "hybrid" and backend is None and "is required" in str(exc):
             raise ConfigError(f"{exc}; the hybrid judge asks an LLM about every claim: give --gguf PATH (a local GGUF "
                               "model that rt4chart serves for the run; RT4CHART_GGUF) or --base-url and --model") \
                 from exc
@@ -282,7 +326,7 @@ def _local_judge(options: LocalOptions) -> Judge:
 
 
 def build_auditor(
-    judge: str = "auto",
+    judge: "str | JudgeChoice" = "auto",
     *,
     config: Optional[AuditConfig] = None,
     decomposition: Optional[str] = None,
@@ -290,8 +334,9 @@ def build_auditor(
     citations: Optional[bool] = None,
     **options: Any,
 ) -> Auditor:
-    """An ``Auditor`` for a judge name and options: the one factory of the CLI, the server, ``eval run`` and
-    ``diagnose``.
+    """An ``Auditor`` for a judge name (or a ``JudgeChoice``) and options: the one factory of the CLI, the server,
+    ``eval run`` and ``diagnose``, and the one place the options given as keywords are checked into typed objects (an
+    ``AuditConfig`` and a ``JudgeChoice``).
 
     ``options`` are the audit's settings (the ``AuditConfig`` fields: ``window``/``overlap`` (W, O),
     ``global_verification``, ``prefilter``, ``concurrency``, over ``config``; None: not given) and the judge's options
@@ -308,16 +353,19 @@ def build_auditor(
     """
     settings, judge_options = split_settings(options)
     config = (config or AuditConfig()).with_options(settings)
-    options = {**judge_options, "concurrency": config.concurrency}
-    if decomposition is not None and decomposition != "rule":
-        options["decomposition"] = decomposition
-    made, decomposer = make_judge(judge, config=config, **options)
+    objects = {k: judge_options.pop(k) for k in _OBJECTS if k in judge_options}
+    asked = {"concurrency": config.concurrency, "decomposition": decomposition if decomposition != "rule" else None}
+    if isinstance(judge, JudgeChoice):
+        choice = judge.with_options(**judge_options, **asked)
+    else:
+        choice = JudgeChoice.choose(judge, **judge_options, **asked)
+    made, decomposer = make_judge(choice, config=config, **objects)
     if isinstance(made, SlottedJudge) and made.records_in_flight:
         config = dataclasses.replace(config, concurrency=min(config.concurrency, made.records_in_flight))
     if decomposition == "rule":
         decomposer = RuleDecomposer()
     return Auditor(judge=made, decomposer=decomposer, config=config,
-                   fingerprint=judge_fingerprint(made, decomposer or RuleDecomposer(), config, options),
+                   fingerprint=judge_fingerprint(made, decomposer or RuleDecomposer(), config, choice.options),
                    calibration=calibration, citations=citations)
 
 
@@ -346,10 +394,10 @@ def judge_fingerprint(judge: Judge, decomposer: Decomposer, config: AuditConfig,
     return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def auditor_for(judge: "str | Judge" = "auto", **options: Any) -> Auditor:
-    """An ``Auditor`` for a judge name (``build_auditor`` with ``options``) or for a Judge object (``Auditor`` with
-    ``options``: ``decomposer``, ``window``, ``overlap``, ``global_verification``, ``prefilter``, ``concurrency``);
-    what ``rt4chart.audit_frame`` and the Ray engine accept as ``judge``."""
-    if isinstance(judge, str):
+def auditor_for(judge: "str | JudgeChoice | Judge" = "auto", **options: Any) -> Auditor:
+    """An ``Auditor`` for a judge name or ``JudgeChoice`` (``build_auditor`` with ``options``) or for a Judge object
+    (``Auditor`` with ``options``: ``decomposer``, ``window``, ``overlap``, ``global_verification``, ``prefilter``,
+    ``concurrency``); what ``rt4chart.audit_frame`` and the Ray engine accept as ``judge``."""
+    if isinstance(judge, (str, JudgeChoice)):
         return build_auditor(judge, **options)
     return Auditor(judge=judge, **options)
