@@ -27,7 +27,9 @@ from pathlib import Path
 
 import httpx
 
-from .server_load import free_port, start_server
+from rt4chart.llm.managed import free_port
+
+from .server_load import start_server
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET_MS = 50.0

@@ -26,7 +26,6 @@ import argparse
 import asyncio
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -34,6 +33,7 @@ import time
 from pathlib import Path
 
 import httpx
+from rt4chart.llm.managed import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -42,11 +42,6 @@ def _records() -> list[dict]:
     lines = (ROOT / "examples" / "records.jsonl").read_text(encoding="utf-8").splitlines()
     return [json.loads(line) for line in lines if line.strip()]
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _proc_cpu(pid: int) -> float:

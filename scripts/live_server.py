@@ -1,19 +1,12 @@
-"""What the scripts that picture a live server (``phoenix_picture.py``, ``mlflow_picture.py``) share: a free
-loopback port, a wait for a server's answer, and the picture made small. Imported by those scripts as a sibling
-module (a script's folder is first on its path)."""
+"""What the scripts that picture a live server (``phoenix_picture.py``, ``mlflow_picture.py``) share: a wait for a
+server's answer and the picture made small (the free loopback port is ``rt4chart.llm.managed.free_port``). Imported
+by those scripts as a sibling module (a script's folder is first on its path)."""
 
 from __future__ import annotations
 
 import shutil
-import socket
 import time
 from pathlib import Path
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def wait_until(check, what: str, seconds: float, every: float):

@@ -28,7 +28,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from live_server import free_port, shrink, wait_until
+from live_server import shrink, wait_until
+
+from rt4chart.llm.managed import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "integrations" / "openinference_traces.py"

@@ -1,18 +1,11 @@
-"""What the opt-in tests against real servers (``test_phoenix_live.py``, ``test_mlflow_live.py``) share: a free
-loopback port and a wait for a server's answer."""
+"""What the opt-in tests against real servers (``test_phoenix_live.py``, ``test_mlflow_live.py``) share: a wait
+for a server's answer (the free loopback port is ``rt4chart.llm.managed.free_port``)."""
 
 from __future__ import annotations
 
-import socket
 import time
 
 import httpx
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def wait_until(check, what: str, seconds: float, every: float):

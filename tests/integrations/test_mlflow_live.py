@@ -24,7 +24,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from live_helpers import free_port, wait_until
+from live_helpers import wait_until
+
+from rt4chart.llm.managed import free_port
 
 if os.environ.get("RT4CHART_MLFLOW") != "1" or importlib.util.find_spec("mlflow") is None:
     pytest.skip("the live MLflow check is opt-in: scripts/check_mlflow.sh (RT4CHART_MLFLOW=1, mlflow importable)",

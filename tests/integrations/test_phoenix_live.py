@@ -17,7 +17,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from live_helpers import free_port, wait_until
+from live_helpers import wait_until
+
+from rt4chart.llm.managed import free_port
 
 if os.environ.get("RT4CHART_PHOENIX") != "1" or shutil.which("phoenix") is None:
     pytest.skip("the live Phoenix check is opt-in: scripts/check_phoenix.sh (RT4CHART_PHOENIX=1, phoenix on PATH)",

@@ -18,7 +18,6 @@ import asyncio
 import json
 import os
 import shutil
-import socket
 import subprocess
 import time
 from pathlib import Path
@@ -29,6 +28,7 @@ import pytest
 
 from rt4chart.judges.registry import build_auditor
 from rt4chart.types import Label
+from rt4chart.llm.managed import free_port
 
 pytestmark = pytest.mark.local_llm
 
@@ -50,11 +50,6 @@ def _binary() -> Optional[str]:
     return str(shipped) if shipped.exists() else shutil.which("llama-server")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 @pytest.fixture(scope="module")
 def server(request) -> Iterator[tuple[str, str]]:
@@ -69,7 +64,7 @@ def server(request) -> Iterator[tuple[str, str]]:
     if not MODEL.exists() or binary is None:
         pytest.skip(f"no local model ({MODEL}: run ../shared/models/get_qwen2.5-coder-1.5b-instruct.sh) or no "
                     "llama-server (../shared/models/build_llama_server.sh, or RT4CHART_LLAMA_SERVER)")
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen([binary, "-m", str(MODEL), "--host", "127.0.0.1", "--port", str(port), "-t", "2",
                              "-c", "8192", "--alias", "judge"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:

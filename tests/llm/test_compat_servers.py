@@ -22,7 +22,6 @@ import http.client
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import threading
@@ -38,6 +37,7 @@ import rt4chart
 from rt4chart.llm.ask import CUT_OFF, TRUNCATED
 from rt4chart.llm.backend import DEFAULT_MAX_TOKENS
 from tiny_gguf import CLAIMS, VERDICT, write_tiny_gguf
+from rt4chart.llm.managed import free_port
 
 pytestmark = pytest.mark.compat
 
@@ -138,11 +138,6 @@ class Recorder:
 
 
 # -- the servers ------------------------------------------------------------------------------------------------
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 def _get(port: int, path: str, timeout: float = 5.0) -> tuple[int, str]:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
@@ -197,7 +192,7 @@ def start_server(tmp_path: Path) -> Iterator[Any]:
 
     def start(kind: str, *, runaway: bool = False, n_ctx: int = N_CTX) -> Server:
         model = tmp_path / f"tiny{'-runaway' if runaway else ''}.gguf"
-        port = _free_port()
+        port = free_port()
         command = _command(kind, model, port, n_ctx)  # skips when the server's variable is unset
         pytest.importorskip("gguf", reason="the gguf package writes the test's model (pip install gguf)")
         write_tiny_gguf(model, runaway=runaway)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -20,12 +19,7 @@ from ray_helpers import local_lines, ragtruth_records, read_lines, write_jsonl
 pytest.importorskip("ray.data", reason="the Ray engine needs pip install 'rt4chart[ray]'")
 import ray  # noqa: E402
 
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from rt4chart.llm.managed import free_port  # noqa: E402
 
 
 @pytest.fixture
@@ -41,7 +35,7 @@ def ray_head(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     # RAY_AUTH_MODE says so (read when Ray starts in that process)
     monkeypatch.setenv("RAY_AUTH_MODE", "token")
     monkeypatch.setenv("RAY_AUTH_TOKEN", secrets.token_hex(32))
-    port = _free_port()
+    port = free_port()
     log = open(tmp_path / "ray-start.log", "w")
     cmd = [sys.executable, "-m", "ray.scripts.scripts", "start", "--head", f"--port={port}",
            "--node-ip-address=127.0.0.1", "--num-cpus=2", "--include-dashboard=false",

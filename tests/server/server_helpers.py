@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
-import socket
 import threading
 import time
 import warnings
@@ -19,6 +18,7 @@ with warnings.catch_warnings():
 
 from rt4chart.errors import InputError
 from rt4chart.types import AuditResult, ClaimVerdict, Evidence, Label, Span
+from rt4chart.llm.managed import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
@@ -66,11 +66,6 @@ class FakeAuditor:
         return AuditResult(id=record["id"], label=label, hallucinated=label.hallucinated, claims=(claim,),
                            context=context, question=record.get("question"), answer=answer, judge="fake")
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class LiveServer:

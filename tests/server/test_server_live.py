@@ -13,7 +13,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from server_helpers import FakeAuditor, free_port, paper_record
+from server_helpers import FakeAuditor, paper_record
+
+from rt4chart.llm.managed import free_port
 
 
 def test_live_uvicorn_audits_the_paper_example_and_enforces_limits(live_server):

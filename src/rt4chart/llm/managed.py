@@ -52,7 +52,8 @@ def find_llama_server(binary: Optional[str] = None) -> str:
     return found
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A TCP port free on loopback now (the OS picks it): where rt4chart starts a server, and the tests' servers."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
@@ -89,7 +90,7 @@ class ManagedServer:
         return f"http://127.0.0.1:{self.port}/v1"
 
     def start(self) -> "ManagedServer":
-        self.port = _free_port()
+        self.port = free_port()
         fd, log = tempfile.mkstemp(prefix="rt4chart-llama-", suffix=".log")
         self._log = Path(log)
         cmd = [self.binary, "-m", str(self.gguf), "--host", "127.0.0.1", "--port", str(self.port),
