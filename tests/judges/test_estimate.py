@@ -195,7 +195,7 @@ def test_assumed_verdict_reply_counts_reasoning_and_reason():
 def test_assumed_v3_reply_cites_sentence_numbers_and_counts_no_reasoning():
     counter = token_counter("any", TOKENIZER)
     backend = EstimatingBackend("m", counter, assumptions=Assumptions(reasoning_tokens=100, reason_tokens=7))
-    judge = LLMJudge(backend, version="llm@v3")
+    judge = LLMJudge(backend, prompt_version="llm@v3")
     claim = Claim(index=0, text="Paris has 2 million people.", sentence_index=0, answer_spans=(Span(start=0, end=27),))
     (j,) = asyncio.run(judge.judge([claim], "Paris is the capital of France. It has 2 million people.", question=None,
                                    stage="local"))

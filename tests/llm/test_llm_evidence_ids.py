@@ -25,7 +25,7 @@ def v2(*quotes: str) -> str:
 
 
 def make(server, version="llm@v2") -> LLMJudge:
-    return LLMJudge(OpenAIBackend(server.base_url, "m", backoff_base=0.0, backoff_max=0.0), version=version)
+    return LLMJudge(OpenAIBackend(server.base_url, "m", backoff_base=0.0, backoff_max=0.0), prompt_version=version)
 
 
 def test_a_quote_found_once_gets_the_ids_of_its_sentences(serve):

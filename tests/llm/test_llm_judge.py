@@ -188,7 +188,7 @@ ANSWER = "The trial lasts 14 days and it is free. Thanks for asking!"
 
 
 def decomposer(server, mode="sentence") -> LLMDecomposer:
-    return LLMDecomposer(OpenAIBackend(server.base_url, "m", backoff_base=0.0), mode=mode)
+    return LLMDecomposer(OpenAIBackend(server.base_url, "m", backoff_base=0.0), decomposition=mode)
 
 
 async def test_sentence_decomposition_one_call_per_sentence_with_pointers(serve):

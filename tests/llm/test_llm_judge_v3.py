@@ -58,7 +58,7 @@ def model(req) -> dict:
 
 def make(server, granularity="per-claim", **kw) -> LLMJudge:
     backend = OpenAIBackend(server.base_url, "m", backoff_base=0.0, backoff_max=0.0, **kw)
-    return LLMJudge(backend, granularity=granularity, version="llm@v3")
+    return LLMJudge(backend, granularity=granularity, prompt_version="llm@v3")
 
 
 def reply(verdict="entailed", sentences=(0,), **extra) -> str:
@@ -244,7 +244,7 @@ def test_v2_is_the_default_and_v3_is_selected_by_settings(tmp_path):
     with pytest.raises(ConfigError, match="prompt_version"):
         LLMJudgeOptions(prompt_version="v9")
     with pytest.raises(ConfigError, match="prompt version"):
-        LLMJudge(judge.backend, version="v1")
+        LLMJudge(judge.backend, prompt_version="v1")
 
 
 def test_prompt_version_changes_the_fingerprint_and_needs_the_llm_judge():

@@ -16,7 +16,7 @@ Granularity:
 - ``batched``: one call per chunk judging all claims, and one global call per answer (each claim listed with its
   local label and, for Ent/Con, its focus chunk).
 
-Prompt versions (``version``, ``LLMJudgeOptions.prompt_version``, ``--prompt-version``; the registry is
+Prompt versions (``LLMJudge(prompt_version=...)``, ``LLMJudgeOptions.prompt_version``, ``--prompt-version``; the registry is
 ``rt4chart.llm.prompt_versions``, how each reads a reply ``rt4chart.llm.verdicts``): ``llm@v2`` (the default,
 paper-exact, frozen) shows the chunk or context as it is and asks for step-by-step reasoning and verbatim evidence
 quotes; ``llm@v3`` shows it as numbered sentences and asks for a short reason, the verdict and the numbers of the
@@ -72,12 +72,12 @@ class LLMJudge:
     name = "llm"
 
     def __init__(self, backend: ChatBackend, *, granularity: Granularity = "per-claim",
-                 version: str = DEFAULT_LLM) -> None:
+                 prompt_version: str = DEFAULT_LLM) -> None:
         check_choice("granularity", granularity, Granularity)
         self.backend = backend
         self.granularity = granularity
         #: the registry entry (``llm@v2``); an old spelling (``v2``) is its new name, with a DeprecationWarning
-        self.prompt_version: PromptVersion = resolve(version, judge="llm", stacklevel=2)
+        self.prompt_version: PromptVersion = resolve(prompt_version, judge="llm", stacklevel=2)
         #: the stable id (``v2``): the template files' version, part of the judge fingerprint as before the names
         self.version = self.prompt_version.stable_id
         self.reading = reading(self.version)  # how this version shows evidence and reads a verdict's evidence
@@ -234,13 +234,14 @@ class LLMDecomposer:
     """RT4CHART §3.3 claim decomposition from the answer alone (no context): ``sentence`` (one call per answer
     sentence, the paper's default) or ``holistic`` (one call for the whole answer). Qualifiers are kept."""
 
-    def __init__(self, backend: ChatBackend, *, mode: Decomposition = "sentence",
+    def __init__(self, backend: ChatBackend, *, decomposition: Decomposition = "sentence",
                  version: str = PROMPT_VERSION) -> None:
-        check_choice("decomposition", mode, Decomposition)
+        check_choice("decomposition", decomposition, Decomposition)
         self.backend = backend
-        self.mode = mode
-        self.name = f"llm-{mode}"
-        self.prompt = load_prompt(f"decompose_{mode}", version)
+        #: sentence or holistic (``--decomposition``)
+        self.mode = decomposition
+        self.name = f"llm-{decomposition}"
+        self.prompt = load_prompt(f"decompose_{decomposition}", version)
 
     async def decompose(self, answer: str, *, question: Optional[str] = None) -> list[Claim]:
         sentences = split_sentences(answer)
@@ -330,6 +331,6 @@ def build_llm(endpoint: Optional[Endpoint], options: LLMJudgeOptions = LLMJudgeO
             raise ConfigError("build_llm needs an Endpoint or a backend")
         backend = build_backend(endpoint, limiter=limiter)
     return (
-        LLMJudge(backend, granularity=options.granularity, version=options.prompt_version),
-        LLMDecomposer(backend, mode=options.decomposition),
+        LLMJudge(backend, granularity=options.granularity, prompt_version=options.prompt_version),
+        LLMDecomposer(backend, decomposition=options.decomposition),
     )
