@@ -16,11 +16,11 @@ Granularity:
 - ``batched``: one call per chunk judging all claims, and one global call per answer (each claim listed with its
   local label and, for Ent/Con, its focus chunk).
 
-Prompt versions (``LLMJudge(prompt_version=...)``, ``LLMJudgeOptions.prompt_version``, ``--prompt-version``; the registry is
-``rt4chart.llm.prompt_versions``, how each reads a reply ``rt4chart.llm.verdicts``): ``llm@v2`` (the default,
-paper-exact, frozen) shows the chunk or context as it is and asks for step-by-step reasoning and verbatim evidence
-quotes; ``llm@v3`` shows it as numbered sentences and asks for a short reason, the verdict and the numbers of the
-sentences it rests on, whose exact text becomes the evidence (replies a small local model can give). Every verdict
+Prompt versions (``LLMJudge(prompt_version=...)``, ``LLMJudgeOptions.prompt_version``, ``--prompt-version``; the
+registry is ``rt4chart.llm.prompt_versions``, how each reads a reply ``rt4chart.llm.verdicts``): ``llm@v2`` (the
+default, paper-exact, frozen) shows the chunk or context as it is and asks for step-by-step reasoning and verbatim
+evidence quotes; ``llm@v3`` shows it as numbered sentences and asks for a short reason, the verdict and the numbers of
+the sentences it rests on, whose exact text becomes the evidence (replies a small local model can give). Every verdict
 carries ``<version>/<template>`` (``llm@v2/global_nic``) as its ``prompt_version``; the response cache keys hold the
 template id (``global_nic.v2``), as they did before the versions had names.
 
