@@ -19,16 +19,14 @@ Nothing is written in the clone but the picture.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from live_server import shrink, wait_until
+from live_server import flagged_audit, shrink, stop_group, wait_until
 
 from rt4chart.llm.managed import free_port
 
@@ -121,25 +119,12 @@ def main() -> int:
                 out = work / "audit.jsonl"
                 command = [sys.executable, "-m", "rt4chart.cli", "audit", "--from", "mlflow", url, "--experiment",
                            EXPERIMENT, "-o", str(out), "--write-back"]
-                print("$ rt4chart " + " ".join(command[3:]))
-                done = subprocess.run(command, cwd=work, env=CHILD_ENV)
-                if done.returncode != 0:
-                    raise RuntimeError(f"the audit exited {done.returncode}")
-                lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
-                flagged = [line for line in lines if line.get("hallucinated")]
-                if not flagged:
-                    raise RuntimeError("no trace was flagged: nothing to show")
+                flagged = flagged_audit(command, out, CHILD_ENV, work)
                 experiment = httpx.get(f"{url}/api/2.0/mlflow/experiments/get-by-name",
                                        params={"experiment_name": EXPERIMENT}, timeout=30).json()["experiment"]
                 _screenshot(url, experiment["experiment_id"], flagged[0]["id"], args.output, args.chromium)
             finally:
-                if proc.poll() is None:
-                    os.killpg(proc.pid, signal.SIGTERM)
-                    try:
-                        proc.wait(timeout=30)
-                    except subprocess.TimeoutExpired:
-                        os.killpg(proc.pid, signal.SIGKILL)
-                        proc.wait()
+                stop_group(proc)
     print(f"wrote {args.output} ({args.output.stat().st_size // 1024} KB)")
     return 0
 

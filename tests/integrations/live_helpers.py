@@ -1,8 +1,11 @@
 """What the opt-in tests against real servers (``test_phoenix_live.py``, ``test_mlflow_live.py``) share: a wait
-for a server's answer (the free loopback port is ``rt4chart.llm.managed.free_port``)."""
+for a server's answer and its stop (the free loopback port is ``rt4chart.llm.managed.free_port``)."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
 import time
 
 import httpx
@@ -22,3 +25,15 @@ def wait_until(check, what: str, seconds: float, every: float):
         if time.monotonic() > deadline:
             raise AssertionError(f"waited {seconds:.0f} s for {what}")
         time.sleep(every)
+
+
+def stop_group(proc: "subprocess.Popen[bytes]") -> None:
+    """Stop a server started in a session of its own (``start_new_session=True``) and everything it started: SIGTERM
+    to its process group, SIGKILL after 30 s; nothing when it has already stopped."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()

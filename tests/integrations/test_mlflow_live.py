@@ -18,13 +18,12 @@ import importlib.util
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from live_helpers import wait_until
+from live_helpers import stop_group, wait_until
 
 from rt4chart.llm.managed import free_port
 
@@ -81,13 +80,7 @@ def server(tmp_path_factory):
         assert proc.poll() is None, log_path.read_text(errors="replace")[-3000:]
         yield url, store
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+        stop_group(proc)
         log.close()
         if os.environ.get("RT4CHART_MLFLOW_LOG"):
             shutil.copy(log_path, os.environ["RT4CHART_MLFLOW_LOG"])

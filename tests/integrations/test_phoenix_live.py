@@ -11,13 +11,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from live_helpers import wait_until
+from live_helpers import stop_group, wait_until
 
 from rt4chart.llm.managed import free_port
 
@@ -59,13 +58,7 @@ def phoenix(tmp_path_factory):
         assert proc.poll() is None, (work / "phoenix.log").read_text(errors="replace")[-3000:]
         yield url
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+        stop_group(proc)
         log.close()
 
 
